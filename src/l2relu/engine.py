@@ -1,0 +1,220 @@
+"""Many independent fully-connected ReLU networks of one shape, held in stacked tensors and
+trained together in one program (one network per seed, lambda, ... along the batch axis).
+
+Each network's loss depends only on its own slice of the stacked tensors, so the gradient of the
+summed loss is every network's own gradient, and the per-coordinate optimizers (GD, Adam) step
+every network exactly as if it were trained alone.
+"""
+
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+LOSSES = ("mse_half_sum", "mse_mean", "cross_entropy", "logistic")
+OPTIMIZERS = ("gd", "adam")
+
+
+@dataclass(frozen=True)
+class NetworkConfig:
+    widths: tuple[int, ...]  # d_0 (input), hidden widths, d_k (output); depth k = len(widths) - 1
+    bias: bool = False  # a bias on every layer (timor2022 has none; jacot2022 has one)
+    init_scale: float = 1.0  # multiplies He init N(0, 2/fan_in); small = start near the origin
+
+    @property
+    def depth(self) -> int:
+        return len(self.widths) - 1
+
+
+@dataclass(frozen=True)
+class Phase:
+    optimizer: str  # "gd" (full-batch gradient descent) or "adam"
+    lr: float  # step size
+    steps: int  # number of full-batch steps
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    loss: str  # one of LOSSES; "mse_half_sum" is timor2022's (1/2)||N(X) - Y||_F^2
+    phases: tuple[Phase, ...]  # run in order, e.g. Adam then GD as in jacot2022 App. A
+    dtype: str = "float64"  # float64 keeps tiny losses and norms exact enough to compare
+    log_every: int = 1000  # steps between progress lines in the job's log
+    device: str = "auto"  # "auto": CUDA when present, else CPU
+    history_every: int = 0  # steps between recorded loss values (0: only the end)
+
+
+@dataclass
+class TrainResult:
+    loss: np.ndarray  # (B,) data loss at the end
+    objective: np.ndarray  # (B,) data loss + lambda * ||theta||^2 at the end
+    diverged: np.ndarray  # (B,) True where the loss became NaN or infinite
+    history: list = field(default_factory=list)  # dicts {step, network, loss, objective}
+
+
+def pick_device(preference: str = "auto") -> torch.device:
+    if preference == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if preference == "cuda" and not torch.cuda.is_available():
+        raise RuntimeError("device 'cuda' requested but no CUDA device is available")
+    return torch.device(preference)
+
+
+class BatchedMLP:
+    """B networks N_theta(x) = W_k relu(... relu(W_1 x + b_1) ...) + b_k, stacked on axis 0."""
+
+    def __init__(self, config: NetworkConfig, seeds: Sequence[int], device, dtype):
+        self.config = config
+        self.weights: list[torch.Tensor] = []
+        self.biases: list[torch.Tensor] = []
+        gens = [torch.Generator().manual_seed(int(s)) for s in seeds]
+        for d_in, d_out in zip(config.widths[:-1], config.widths[1:], strict=True):
+            std = config.init_scale * math.sqrt(2.0 / d_in)
+            w = torch.stack(
+                [torch.randn(d_out, d_in, generator=g, dtype=torch.float64) * std for g in gens]
+            )
+            self.weights.append(w.to(device=device, dtype=dtype).requires_grad_())
+            if config.bias:
+                b = torch.zeros(len(gens), d_out, dtype=dtype, device=device)
+                self.biases.append(b.requires_grad_())
+
+    @classmethod
+    def from_weights(cls, weights, biases=(), bias: bool = False):
+        """Wrap given stacked tensors (B, d_out, d_in) without copying their values."""
+        self = cls.__new__(cls)
+        widths = (weights[0].shape[2], *[w.shape[1] for w in weights])
+        self.config = NetworkConfig(widths=widths, bias=bias)
+        self.weights = [w.detach().clone().requires_grad_() for w in weights]
+        self.biases = [b.detach().clone().requires_grad_() for b in biases]
+        return self
+
+    @property
+    def batch(self) -> int:
+        return self.weights[0].shape[0]
+
+    def parameters(self) -> list[torch.Tensor]:
+        return self.weights + self.biases
+
+    def forward(self, x: torch.Tensor, return_hidden: bool = False):
+        """x: (d_0, N) shared by all networks, or (B, d_0, N). Returns (B, d_k, N)."""
+        h = x
+        hidden = []
+        last = len(self.weights) - 1
+        for layer, w in enumerate(self.weights):
+            h = torch.matmul(w, h)
+            if self.biases:
+                h = h + self.biases[layer][:, :, None]
+            if layer < last:
+                hidden.append(h)
+                h = torch.relu(h)
+        return (h, hidden) if return_hidden else h
+
+    def squared_norm(self) -> torch.Tensor:
+        """(B,) ||theta||^2 over every weight and bias."""
+        return sum((p**2).flatten(1).sum(1) for p in self.parameters())
+
+
+def network_losses(out: torch.Tensor, target: torch.Tensor, kind: str) -> torch.Tensor:
+    """(B,) data loss of every network. target: (d_k, N) values, or (N,) class labels / +-1."""
+    if kind == "mse_half_sum":
+        return 0.5 * ((out - target) ** 2).flatten(1).sum(1)
+    if kind == "mse_mean":
+        return ((out - target) ** 2).flatten(1).mean(1)
+    if kind == "cross_entropy":
+        b, c, n = out.shape
+        logits = out.transpose(1, 2).reshape(b * n, c)
+        ce = F.cross_entropy(logits, target.repeat(b), reduction="none")
+        return ce.view(b, n).mean(1)
+    if kind == "logistic":
+        return F.softplus(-target * out[:, 0, :]).mean(1)
+    raise ValueError(f"unknown loss {kind!r}; expected one of {LOSSES}")
+
+
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def train(
+    model: BatchedMLP,
+    x: torch.Tensor,
+    target: torch.Tensor,
+    lam,
+    config: TrainConfig,
+    log: Callable[[str], None] = _log,
+) -> TrainResult:
+    """Minimize loss_b + lam_b * ||theta_b||^2 for every network b, phase after phase.
+
+    A network whose loss becomes NaN or infinite is frozen and flagged as diverged; the others
+    carry on untouched.
+    """
+    for phase in config.phases:
+        if phase.optimizer not in OPTIMIZERS:
+            raise ValueError(f"unknown optimizer {phase.optimizer!r}; expected one of {OPTIMIZERS}")
+    params = model.parameters()
+    lam = torch.as_tensor(lam, dtype=params[0].dtype, device=params[0].device)
+    lam = lam.expand(model.batch)
+    diverged = torch.zeros(model.batch, dtype=torch.bool, device=lam.device)
+    history = []
+    total_steps = sum(p.steps for p in config.phases)
+    done = 0
+    start = time.perf_counter()
+
+    def evaluate():
+        loss = network_losses(model.forward(x), target, config.loss)
+        return loss, loss + lam * model.squared_norm()
+
+    def record(step, loss, objective):
+        for b, (lv, ov) in enumerate(zip(loss.tolist(), objective.tolist(), strict=True)):
+            history.append({"step": step, "network": b, "loss": lv, "objective": ov})
+
+    for phase in config.phases:
+        opt = torch.optim.Adam(params, lr=phase.lr) if phase.optimizer == "adam" else None
+        for _ in range(phase.steps):
+            loss, objective = evaluate()
+            diverged |= ~torch.isfinite(objective)
+            if config.history_every and done % config.history_every == 0:
+                record(done, loss.detach(), objective.detach())
+            live = torch.where(diverged, torch.zeros_like(objective), objective)
+            grads = torch.autograd.grad(live.sum(), params)
+            with torch.no_grad():
+                keep = (~diverged).to(params[0].dtype)
+                grads = [g * keep.view(-1, *([1] * (g.dim() - 1))) for g in grads]
+                if opt is None:
+                    for p, g in zip(params, grads, strict=True):
+                        p -= phase.lr * g
+                else:
+                    for p, g in zip(params, grads, strict=True):
+                        p.grad = g
+                    opt.step()
+            done += 1
+            if config.log_every and done % config.log_every == 0:
+                finite = loss.detach()[~diverged]
+                summary = (
+                    f"min {finite.min().item():.3e} median {finite.median().item():.3e} "
+                    f"max {finite.max().item():.3e}"
+                    if finite.numel()
+                    else "all diverged"
+                )
+                log(
+                    f"[{phase.optimizer} step {done}/{total_steps}] loss {summary} "
+                    f"diverged {int(diverged.sum())} elapsed {time.perf_counter() - start:.1f}s"
+                )
+    with torch.no_grad():
+        loss, objective = evaluate()
+    diverged |= ~torch.isfinite(objective)
+    if config.history_every:
+        record(done, loss, objective)
+    return TrainResult(
+        loss=loss.cpu().numpy(),
+        objective=objective.cpu().numpy(),
+        diverged=diverged.cpu().numpy(),
+        history=history,
+    )
+
+
+def dtype_of(name: str) -> torch.dtype:
+    return {"float64": torch.float64, "float32": torch.float32}[name]

@@ -1,0 +1,74 @@
+"""Atomic writes (nothing half-written is ever left behind) and run provenance."""
+
+import contextlib
+import json
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+from l2relu import __version__
+
+# Fixed float format: identical numbers give identical bytes, run after run.
+FLOAT_FORMAT = "%.12g"
+
+
+@contextlib.contextmanager
+def atomic_path(path):
+    """Yield a temporary path beside `path`; move it into place only if the block succeeds."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def write_table(df, path) -> None:
+    """Write a pandas table as CSV, atomically, with a fixed float format."""
+    with atomic_path(path) as tmp:
+        df.to_csv(tmp, index=False, float_format=FLOAT_FORMAT)
+
+
+def write_json(obj, path) -> None:
+    with atomic_path(path) as tmp:
+        tmp.write_text(json.dumps(obj, indent=2, sort_keys=True) + "\n")
+
+
+def code_version() -> str:
+    """Package version plus the git commit of the source tree when there is one."""
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=Path(__file__).parent,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    return f"{__version__}+{commit}" if commit else __version__
+
+
+def save_checkpoint(path, *, config: dict, seed, arrays: dict) -> None:
+    """Save trained parameters with everything needed to know where they came from."""
+    import torch
+
+    payload = {
+        "config": config,
+        "seed": seed,
+        "code_version": code_version(),
+        "arrays": {k: torch.as_tensor(v) for k, v in arrays.items()},
+    }
+    with atomic_path(path) as tmp:
+        torch.save(payload, tmp)
+
+
+def load_checkpoint(path) -> dict:
+    import torch
+
+    return torch.load(path, weights_only=False)
