@@ -1,0 +1,128 @@
+"""Theorems 4 and 5: deep L2-regularized networks on a small data set realized by a depth-2
+teacher; the mean ||W||_sigma / ||W||_F of the trained layers against the theorems' bounds."""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import torch
+
+from l2relu import engine, measures
+from l2relu.seeding import derive_seed, rng_for
+from l2relu.timor2022 import theory
+
+
+@dataclass(frozen=True)
+class TeacherConfig:
+    theorem: int  # 4: square loss, targets >= 0 ; 5: logistic loss, labels +-1
+    n_points: int  # size of the data set
+    input_dim: int  # inputs on the unit sphere of R^input_dim
+    width: int  # teacher width m (depth k = 2)
+    seed: int  # data seed
+
+
+@dataclass(frozen=True)
+class DeepConfig:
+    depth: int  # k', depth of the trained networks (> 2, the teacher's depth)
+    width: int  # m' >= teacher width
+    lam: float  # L2 coefficient: small, so the optimum approaches the min-norm solution
+    first_seed: int  # networks are seeds first_seed .. first_seed + n_seeds - 1
+    n_seeds: int  # independent initializations, trained together
+    adam_steps: int  # Adam steps (the fast part of the descent)
+    adam_lr: float
+    gd_steps: int  # then full-batch GD steps, to settle on a stationary point
+    gd_lr: float
+    log_every: int  # steps between progress lines
+
+
+def teacher(cfg: TeacherConfig):
+    """Inputs x (d, n), targets (n,), and the balanced teacher weights [W1, W2].
+
+    Theorem 4: W2 >= 0 so targets are >= 0, scaled so the largest target is 1 (the theorem
+    needs some ||x_i|| <= 1 with y_i >= 1). Theorem 5: labels sign(N(x)), scaled so the
+    smallest margin y_i N(x_i) is 1.
+    """
+    rng = rng_for("timor2022", "teacher", cfg.theorem, cfg.seed)
+    x = rng.standard_normal((cfg.input_dim, 4 * cfg.n_points))
+    x /= np.linalg.norm(x, axis=0, keepdims=True)
+    w1 = rng.standard_normal((cfg.width, cfg.input_dim))
+    w2 = rng.standard_normal((1, cfg.width))
+    # keep the candidates the teacher labels most confidently: a tiny margin would make B huge
+    # and the bounds vacuous
+    out = (w2 @ np.maximum(w1 @ x, 0.0))[0]
+    x = x[:, np.sort(np.argsort(-np.abs(out))[: cfg.n_points])]
+    if cfg.theorem == 4:
+        w2 = np.abs(w2)
+        out = (w2 @ np.maximum(w1 @ x, 0.0))[0]
+        w2 = w2 / out.max()
+        target = (w2 @ np.maximum(w1 @ x, 0.0))[0]
+    elif cfg.theorem == 5:
+        out = (w2 @ np.maximum(w1 @ x, 0.0))[0]
+        if len(np.unique(np.sign(out))) < 2:
+            raise ValueError("teacher labels a single class; choose another data seed")
+        w2 = w2 / np.abs(out).min()
+        target = np.sign(out)
+    else:
+        raise ValueError(f"theorem must be 4 or 5, not {cfg.theorem}")
+    scale = np.sqrt(np.linalg.norm(w2) / np.linalg.norm(w1))
+    return x, target, [w1 * scale, w2 / scale]
+
+
+def bound(teacher_cfg: TeacherConfig, b: float, depth) -> np.ndarray:
+    fn = theory.theorem4_bound if teacher_cfg.theorem == 4 else theory.theorem5_bound
+    return fn(b, 2, depth)
+
+
+def run(teacher_cfg: TeacherConfig, cfg: DeepConfig, device="auto", log=None) -> pd.DataFrame:
+    """Train n_seeds networks of depth cfg.depth together; one row per network."""
+    x, target, teacher_weights = teacher(teacher_cfg)
+    b = theory.balanced_frobenius(teacher_weights)
+    dev = engine.pick_device(device)
+    widths = (teacher_cfg.input_dim, *([cfg.width] * (cfg.depth - 1)), 1)
+    seeds = [
+        derive_seed("timor2022", "deep", teacher_cfg.theorem, cfg.depth, cfg.width, cfg.lam, s)
+        for s in range(cfg.first_seed, cfg.first_seed + cfg.n_seeds)
+    ]
+    model = engine.BatchedMLP(engine.NetworkConfig(widths=widths), seeds, dev, torch.float64)
+    loss = "mse_half_sum" if teacher_cfg.theorem == 4 else "logistic"
+    phases = (
+        engine.Phase("adam", cfg.adam_lr, cfg.adam_steps),
+        engine.Phase("gd", cfg.gd_lr, cfg.gd_steps),
+    )
+    train_cfg = engine.TrainConfig(loss=loss, phases=phases, log_every=cfg.log_every)
+    xt = torch.as_tensor(x, dtype=torch.float64, device=dev)
+    yt = torch.as_tensor(target, dtype=torch.float64, device=dev)
+    result = engine.train(
+        model,
+        xt,
+        yt[None, :] if loss == "mse_half_sum" else yt,
+        cfg.lam,
+        train_cfg,
+        **({"log": log} if log else {}),
+    )
+    with torch.no_grad():
+        out = model.forward(xt)[:, 0, :].cpu().numpy()
+    weights = [w.detach().cpu().numpy() for w in model.weights]
+    ratios = np.stack([measures.spectral_frobenius_ratio(w) for w in weights], axis=1)
+    fit = (
+        np.abs(out - target).max(axis=1)
+        if teacher_cfg.theorem == 4
+        else (out * target).min(axis=1) / np.abs(out).max(axis=1)
+    )
+    return pd.DataFrame(
+        {
+            "theorem": teacher_cfg.theorem,
+            "depth": cfg.depth,
+            "width": cfg.width,
+            "lam": cfg.lam,
+            "seed": np.arange(cfg.first_seed, cfg.first_seed + cfg.n_seeds),
+            "loss": result.loss,
+            "objective": result.objective,
+            "diverged": result.diverged,
+            # Theorem 4: largest |N(x_i) - y_i|; Theorem 5: smallest normalized margin
+            "fit": fit,
+            "mean_ratio": ratios.mean(axis=1),
+            "teacher_B": b,
+            "bound": bound(teacher_cfg, b, cfg.depth),
+        }
+    )

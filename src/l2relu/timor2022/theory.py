@@ -1,0 +1,112 @@
+"""Theorems 1, 3, 4, 5 and Lemma 6 of timor2022, as computations."""
+
+import numpy as np
+import pandas as pd
+
+from l2relu import measures
+from l2relu.seeding import rng_for
+from l2relu.timor2022 import regions
+
+
+def theorem1_network(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Appendix A: a zero-loss network with rank(W) = 1 for two inputs (the columns of x).
+
+    w_1 = x1/||x1|| - x2/||x2||, w_2 = -w_1 makes each neuron active on exactly one input;
+    Lemma 2 then gives V = Y relu(W X)^+.
+    """
+    x1, x2 = x[:, 0], x[:, 1]
+    w1 = x1 / np.linalg.norm(x1) - x2 / np.linalg.norm(x2)
+    w = np.stack([w1, -w1])
+    v = y @ np.linalg.pinv(np.maximum(w @ x, 0.0))
+    return w, v
+
+
+def theorem1_table(n_datasets: int, seed_parts=("timor2022", "theorem1")):
+    """The construction on random 2-point data sets (Gaussian inputs and targets)."""
+    rows = []
+    for k in range(n_datasets):
+        rng = rng_for(*seed_parts, k)
+        x, y = rng.standard_normal((2, 2)), rng.standard_normal((2, 2))
+        w, v = theorem1_network(x, y)
+        s = measures.singular_values(w)
+        rows.append(
+            {
+                "dataset": k,
+                "input_angle": input_angle(x),
+                "loss": half_square_loss(w, v, x, y),
+                "sv_ratio": s[1] / s[0],
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def half_square_loss(w, v, x, y) -> float:
+    """timor2022 Eq. (1): (1/2)||V relu(W X) - Y||_F^2."""
+    return 0.5 * float(((v @ np.maximum(w @ x, 0.0) - y) ** 2).sum())
+
+
+def input_angle(x) -> float:
+    return float(measures.angle(x[:, 0], x[:, 1]))
+
+
+def theorem3_bound(theta: float) -> float:
+    """Theorem 3: Pr[E] >= 2 (theta / 2 pi)^2, theta = angle(x1, x2)."""
+    return 2 * (theta / (2 * np.pi)) ** 2
+
+
+def theorem3_event(w: np.ndarray, converged: np.ndarray, theta: float) -> np.ndarray:
+    """Event E of Theorem 3 for every run: zero loss, the angle between w_1, w_2 and their norms
+    in the stated intervals. w: (R, 2, 2) final W(1), rows = neurons."""
+    ang = measures.angle(w[:, 0], w[:, 1])
+    excess = theta - np.pi / 2
+    angle_ok = (ang >= np.pi / 2 - excess) & (ang <= 3 * np.pi / 4 + excess / 2)
+    norms = np.linalg.norm(w, axis=2)
+    top = np.sqrt(0.25 + 4 / (3 * np.sin(theta) ** 2))
+    norms_ok = ((norms > np.sqrt(3) / 2) & (norms < top)).all(axis=1)
+    return converged & angle_ok & norms_ok
+
+
+# Relative slack on Lemma 6's norm bound for weights trained by GD rather than gradient flow.
+GD_NORM_SLACK = 1e-6
+
+
+def lemma6_membership(w, w0_norm, v0_norm, x1, x2) -> tuple[np.ndarray, np.ndarray]:
+    """For final weights w (R, 2, 2) and initial norms (R, 2): which runs have their neurons in
+    the interiors of S_1 and S_2 (in either order; Lemma 6's hypothesis), and, among those,
+    whether w_i(inf) lies in F_i as the lemma concludes."""
+    labels = regions.region_of(w, x1, x2)  # (R, 2)
+    straight = (labels[:, 0] == "S1") & (labels[:, 1] == "S2")
+    swapped = (labels[:, 0] == "S2") & (labels[:, 1] == "S1")
+    applies = straight | swapped
+    order = np.where(swapped[:, None], [1, 0], [0, 1])
+    in_f = np.ones(len(w), dtype=bool)
+    for i in (1, 2):
+        k = order[:, i - 1]
+        neuron = w[np.arange(len(w)), k]
+        r0 = w0_norm[np.arange(len(w)), k]
+        eps0 = r0**2 - v0_norm[np.arange(len(w)), k] ** 2
+        in_f &= np.array(
+            [
+                regions.in_F(p, i, x1, x2, r, e, GD_NORM_SLACK)
+                for p, r, e in zip(neuron, r0, eps0, strict=True)
+            ]
+        )
+    return applies, applies & in_f
+
+
+def balanced_frobenius(weights) -> float:
+    """The B of Theorems 4-5 for a given network: rescale its layers (positive homogeneity keeps
+    the function) so that all Frobenius norms are equal, their geometric mean."""
+    norms = [np.linalg.norm(w) for w in weights]
+    return float(np.exp(np.mean(np.log(norms))))
+
+
+def theorem4_bound(b: float, k: int, k_prime) -> np.ndarray:
+    """Eq. (3): mean_i ||W_i||_sigma / ||W_i||_F >= (1/B)^(k/k')."""
+    return (1 / b) ** (k / np.asarray(k_prime, dtype=float))
+
+
+def theorem5_bound(b: float, k: int, k_prime) -> np.ndarray:
+    """Eq. (7): mean ratio >= (1/sqrt 2) (sqrt 2 / B)^(k/k') sqrt(k' / (k' + 1))."""
+    kp = np.asarray(k_prime, dtype=float)
+    return (1 / np.sqrt(2)) * (np.sqrt(2) / b) ** (k / kp) * np.sqrt(kp / (kp + 1))
