@@ -1,0 +1,21 @@
+# Replication pipeline: L2 regularization, depth and rank in ReLU networks.
+#   snakemake --cores all                      every target in config/config.yaml (default scale)
+#   snakemake --cores all timor2022_fig1       one target and what it needs
+#   snakemake --report report.html             every figure, its caption and the claims ledger
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/timor2022.smk"
+include: "workflow/rules/claims.smk"
+
+
+rule all:
+    input:
+        all_outputs(),
+    default_target: True

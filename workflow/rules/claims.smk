@@ -1,0 +1,19 @@
+# The replication ledger: every configured target's rows, measured by its own rules.
+
+
+rule claims:
+    input:
+        rows=[claims_rows(t) for t in config["targets"]],
+    output:
+        csv=report(
+            "results/claims.csv",
+            caption="../report/claims.rst",
+            category="Claims ledger",
+        ),
+        md="results/claims.md",
+    conda:
+        ENV
+    log:
+        "logs/claims.log",
+    script:
+        "../scripts/build_claims.py"

@@ -1,0 +1,80 @@
+# Config validation, the target registry and the helpers every paper's rules share.
+# Parse time stays cheap: nothing here imports torch, numba or pandas.
+import json
+
+import yaml
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import validate
+
+from l2relu.configcheck import explain
+
+# The project's one pinned environment, in which every job runs (README, set-up).
+ENV = "../../environment.yml"
+
+
+def _check_config():
+    """Fail before any job runs, with one line naming the key and the problem."""
+    schema_path = workflow.source_path("../schemas/config.schema.yaml")
+    with open(schema_path) as f:
+        schema = yaml.safe_load(f)
+    problem = explain(config, schema)
+    if problem is None:
+        deep = config["timor2022"]["theory"]
+        if deep["deep"]["width"] < deep["teacher"]["width"]:
+            problem = (
+                "config key timor2022.theory.deep.width: must be >= timor2022.theory.teacher."
+                "width (Theorems 4-5 need m' >= m)"
+            )
+    if problem is not None:
+        raise WorkflowError(problem)
+    validate(config, schema_path)
+
+
+_check_config()
+
+
+# Every target: the figures it draws (none for ledger-only targets) and its ledger rows.
+def figure_files(target):
+    return [f"figures/{target}.pdf", f"figures/{target}.png"]
+
+
+def claims_rows(target):
+    paper = target.split("_")[0]
+    return f"results/{paper}/claims/{target}.csv"
+
+
+def target_files(target):
+    return figure_files(target) + [claims_rows(target), f"results/notebooks/{target}.ipynb"]
+
+
+def all_outputs():
+    files = [f for t in config["targets"] for f in target_files(t)]
+    return files + ["results/claims.csv", "results/claims.md"]
+
+
+def fmt_lam(lam):
+    """lambda as it appears in paths: 0.001, 1e-05, 0."""
+    return f"{lam:g}"
+
+
+def seed_range(first, n):
+    return f"{first}-{first + n - 1}"
+
+
+def notebook_parameters(**extra):
+    """papermill parameters: every input and output path of the rule, plus `extra`, as one
+    YAML (JSON) string. Notebooks learn paths only from here, never from the config."""
+
+    def parameters(wildcards, input, output):
+        values = {f"input_{k}": v for k, v in input.items() if k != "notebook"}
+        values |= {f"output_{k}": v for k, v in output.items() if k != "notebook"}
+        return json.dumps(values | extra)
+
+    return parameters
+
+
+# `{params.parameters:q}` is shell-quoted by Snakemake.
+PAPERMILL = (
+    "papermill {input.notebook} {output.notebook} -k python3 --log-output "
+    "-y {params.parameters:q} > {log} 2>&1"
+)

@@ -1,0 +1,15 @@
+"""Assemble the replication ledger from every target's rows."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+import pandas as pd  # noqa: E402
+
+from l2relu import claims  # noqa: E402
+from l2relu.io import atomic_path, write_table  # noqa: E402
+
+ledger = claims.ledger([pd.read_csv(p, dtype=str) for p in snakemake.input.rows])
+write_table(ledger, snakemake.output.csv)
+with atomic_path(snakemake.output.md) as tmp:
+    tmp.write_text(claims.summary_markdown(ledger))

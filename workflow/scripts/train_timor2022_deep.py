@@ -1,0 +1,19 @@
+"""Train the deep L2-regularized networks of one (theorem, depth) point of timor2022's
+Theorems 4-5 check."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+import torch  # noqa: E402
+
+from l2relu.io import write_table  # noqa: E402
+from l2relu.timor2022.deep import DeepConfig, TeacherConfig, run  # noqa: E402
+
+torch.set_num_threads(snakemake.threads)
+metrics = run(
+    TeacherConfig(**snakemake.params.teacher),
+    DeepConfig(**snakemake.params.deep),
+    device=snakemake.params.device,
+)
+write_table(metrics, snakemake.output.metrics)
