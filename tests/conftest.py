@@ -1,0 +1,43 @@
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+# What a user's checkout holds that the workflow needs (results/ and figures/ are generated).
+WORKFLOW_PARTS = ["Snakefile", "workflow", "config", "notebooks", "environment.yml"]
+
+
+def copy_workflow(dest: Path) -> Path:
+    for part in WORKFLOW_PARTS:
+        src = REPO / part
+        if src.is_dir():
+            shutil.copytree(src, dest / part)
+        else:
+            shutil.copy2(src, dest / part)
+    return dest
+
+
+def snakemake(cwd: Path, *args, check=True, timeout=1200) -> subprocess.CompletedProcess:
+    """Run the Snakemake CLI of this interpreter's environment in `cwd`, with that environment's
+    tools (papermill) first on PATH, as an activated environment has them."""
+    env = os.environ | {"PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
+    proc = subprocess.run(
+        [sys.executable, "-m", "snakemake", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+@pytest.fixture
+def workflow_copy(tmp_path):
+    return copy_workflow(tmp_path)

@@ -1,0 +1,67 @@
+"""A bad config fails before any job runs, with one line naming the key; nothing is written."""
+
+import pytest
+import yaml
+from conftest import REPO, snakemake
+
+from l2relu.configcheck import explain
+
+SCHEMA = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
+
+
+def load(name):
+    return yaml.safe_load((REPO / "config" / name).read_text())
+
+
+def merged(overlay):
+    config = load("config.yaml")
+
+    def update(base, new):
+        for key, value in new.items():
+            if isinstance(value, dict) and isinstance(base.get(key), dict):
+                update(base[key], value)
+            else:
+                base[key] = value
+
+    update(config, overlay)
+    return config
+
+
+@pytest.mark.parametrize("overlay", [{}, load("smoke.yaml"), load("paper.yaml")])
+def test_the_three_scales_are_valid(overlay):
+    assert explain(merged(overlay), SCHEMA) is None
+
+
+@pytest.mark.parametrize(
+    "overlay, key, words",
+    [
+        ({"lamda": 0.1}, "(top level)", "'lamda'"),
+        ({"timor2022": {"fig1": {"lr": -1}}}, "timor2022.fig1.lr", "minimum"),
+        ({"timor2022": {"fig1": {"variant": "paper"}}}, "timor2022.fig1.variant", "paper"),
+        ({"timor2022": {"fig1": {"n_runs": 0}}}, "timor2022.fig1.n_runs", "minimum"),
+        ({"timor2022": {"theory": {"deep": {"depths": [2, 4]}}}}, "depths.0", "minimum"),
+        ({"timor2022": {"theory": {"deep": {"lam_theorem4": -1e-3}}}}, "lam_theorem4", "minimum"),
+        ({"timor2022": {"theory": {"deep": {"lamda": 1.0}}}}, "timor2022.theory.deep", "'lamda'"),
+        ({"timor2022": {"fig1": {"first_seed": -1}}}, "timor2022.fig1.first_seed", "minimum"),
+        ({"targets": ["timor2022_fig9"]}, "targets.0", "timor2022_fig9"),
+    ],
+)
+def test_bad_values_are_named(overlay, key, words):
+    message = explain(merged(overlay), SCHEMA)
+    assert message is not None and key in message and words in message
+    assert "\n" not in message
+
+
+def test_a_typo_fails_before_any_job_and_writes_nothing(workflow_copy):
+    proc = snakemake(workflow_copy, "-n", "--config", "lamda=0.1", check=False)
+    assert proc.returncode != 0
+    assert "unknown key(s) 'lamda'" in proc.stdout + proc.stderr
+    assert not (workflow_copy / "results").exists()
+
+
+def test_a_cross_field_error_is_named(workflow_copy, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("timor2022:\n  theory:\n    deep:\n      width: 2\n")
+    proc = snakemake(workflow_copy, "-n", "--configfile", str(bad), check=False)
+    assert proc.returncode != 0
+    assert "timor2022.theory.deep.width" in proc.stdout + proc.stderr

@@ -1,0 +1,94 @@
+"""The stacked-tensor engine trains each network exactly as if it were alone."""
+
+import numpy as np
+import pytest
+import torch
+
+from l2relu import engine
+
+
+def make(widths, seeds, bias=False):
+    cfg = engine.NetworkConfig(widths=widths, bias=bias)
+    return engine.BatchedMLP(cfg, seeds, torch.device("cpu"), torch.float64)
+
+
+def quiet(_msg):
+    pass
+
+
+@pytest.mark.parametrize("optimizer", ["gd", "adam"])
+def test_batched_training_equals_training_alone(optimizer):
+    torch.manual_seed(0)
+    x = torch.randn(3, 10, dtype=torch.float64)
+    y = torch.randn(2, 10, dtype=torch.float64)
+    cfg = engine.TrainConfig(
+        loss="mse_half_sum", phases=(engine.Phase(optimizer, 1e-2, 50),), log_every=0
+    )
+    lams = [0.0, 1e-2, 1e-1]
+    together = make((3, 8, 8, 2), seeds=[11, 12, 13], bias=True)
+    res = engine.train(together, x, y, torch.tensor(lams), cfg, log=quiet)
+    for b, (seed, lam) in enumerate(zip([11, 12, 13], lams, strict=True)):
+        alone = make((3, 8, 8, 2), seeds=[seed], bias=True)
+        res1 = engine.train(alone, x, y, lam, cfg, log=quiet)
+        # equal up to the summation order of batched vs single matrix products
+        assert res.loss[b] == pytest.approx(res1.loss[0], rel=1e-8)
+        for wt, w1 in zip(together.weights, alone.weights, strict=True):
+            torch.testing.assert_close(wt[b], w1[0], rtol=1e-6, atol=1e-9)
+
+
+def test_regularization_lowers_the_norm():
+    x = torch.randn(2, 6, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    y = torch.randn(1, 6, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    model = make((2, 16, 1), seeds=[0, 0])
+    cfg = engine.TrainConfig(
+        loss="mse_half_sum", phases=(engine.Phase("adam", 1e-2, 300),), log_every=0
+    )
+    engine.train(model, x, y, torch.tensor([0.0, 0.1]), cfg, log=quiet)
+    norms = model.squared_norm().detach()
+    assert norms[1] < norms[0]
+
+
+def test_divergence_is_flagged_and_isolated():
+    x = torch.randn(2, 5, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    y = torch.randn(1, 5, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    model = make((2, 4, 1), seeds=[1, 2])
+    with torch.no_grad():
+        model.weights[0][0] *= 1e200  # network 0 overflows at once
+    cfg = engine.TrainConfig(
+        loss="mse_half_sum", phases=(engine.Phase("gd", 1e-2, 20),), log_every=10
+    )
+    lines = []
+    res = engine.train(model, x, y, 0.0, cfg, log=lines.append)
+    assert res.diverged.tolist() == [True, False]
+    assert np.isfinite(res.loss[1])
+    assert "diverged 1" in lines[-1] and "elapsed" in lines[-1]
+
+
+def test_losses_match_their_definitions():
+    out = torch.tensor([[[0.0, 2.0, -1.0]], [[1.0, 1.0, 1.0]]], dtype=torch.float64)
+    y = torch.tensor([[1.0, 1.0, 1.0]], dtype=torch.float64)
+    torch.testing.assert_close(
+        engine.network_losses(out, y, "mse_half_sum"),
+        torch.tensor([0.5 * (1 + 1 + 4), 0.0], dtype=torch.float64),
+    )
+    torch.testing.assert_close(
+        engine.network_losses(out, y, "mse_mean"), torch.tensor([2.0, 0.0], dtype=torch.float64)
+    )
+    labels = torch.tensor([1.0, -1.0, 1.0], dtype=torch.float64)
+    expected = torch.log1p(torch.exp(-labels * out[:, 0, :])).mean(1)
+    torch.testing.assert_close(engine.network_losses(out, labels, "logistic"), expected)
+    logits = torch.randn(2, 4, 3, dtype=torch.float64)
+    classes = torch.tensor([0, 3, 1])
+    ce = torch.stack([torch.nn.functional.cross_entropy(logits[b].T, classes) for b in range(2)])
+    torch.testing.assert_close(engine.network_losses(logits, classes, "cross_entropy"), ce)
+    with pytest.raises(ValueError):
+        engine.network_losses(out, y, "hinge")
+
+
+def test_same_seeds_same_networks_and_device_choice():
+    a, b = make((3, 5, 1), [7]), make((3, 5, 1), [7])
+    torch.testing.assert_close(a.weights[0], b.weights[0])
+    assert not torch.equal(make((3, 5, 1), [8]).weights[0], a.weights[0])
+    assert engine.pick_device("cpu").type == "cpu"
+    expected = "cuda" if torch.cuda.is_available() else "cpu"
+    assert engine.pick_device("auto").type == expected

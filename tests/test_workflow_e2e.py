@@ -1,0 +1,88 @@
+"""The whole workflow at smoke scale, in temporary copies of the repository."""
+
+import filecmp
+
+import pandas as pd
+import pytest
+from conftest import snakemake
+
+pytestmark = pytest.mark.e2e
+
+TARGETS = ["timor2022_fig1", "timor2022_fig2", "timor2022_fig3", "timor2022_theory"]
+SMOKE = ["--configfile", "config/smoke.yaml"]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """Two independent clean smoke builds of every target."""
+    from conftest import copy_workflow
+
+    trees = []
+    for name in ("first", "second"):
+        tree = copy_workflow(tmp_path_factory.mktemp(name))
+        snakemake(tree, "--cores", "2", *SMOKE)
+        trees.append(tree)
+    return trees
+
+
+def test_every_target_has_its_figures_notebook_and_claims(built):
+    tree = built[0]
+    ledger = pd.read_csv(tree / "results/claims.csv")
+    assert list(ledger.columns) == [
+        "target",
+        "claim",
+        "paper_value",
+        "reproduced_value",
+        "tolerance",
+        "status",
+    ]
+    assert set(ledger.status) <= {"pass", "fail"}
+    for target in TARGETS:
+        for ext in ("pdf", "png"):
+            assert (tree / f"figures/{target}.{ext}").stat().st_size > 5_000
+        assert (tree / f"results/notebooks/{target}.ipynb").exists()
+        assert (ledger.target == target).sum() >= 4
+    assert "claims pass" in (tree / "results/claims.md").read_text()
+    converged = ledger[ledger.claim.str.startswith("runs converged")]
+    assert set(converged.claim.str.extract(r"\((\w+)\)")[0]) == {"paper_text", "author_code"}
+
+
+def test_training_logs_report_progress(built):
+    logs = list((built[0] / "logs/timor2022/fig1").glob("*/w2_d2_lam0_*.log"))
+    assert len(logs) == 2
+    for log in logs:
+        text = log.read_text()
+        assert "[gd step" in text and "elapsed" in text and "converged" in text
+
+
+def test_two_clean_builds_give_byte_identical_tables(built):
+    first, second = built
+    tables = sorted(p.relative_to(first) for p in (first / "results").rglob("*.csv"))
+    assert len(tables) >= 10
+    for rel in tables:
+        assert filecmp.cmp(first / rel, second / rel, shallow=False), rel
+
+
+def test_a_built_tree_is_up_to_date(built):
+    proc = snakemake(built[0], "-n", *SMOKE)
+    assert "Nothing to be done" in proc.stdout + proc.stderr
+
+
+def test_report_shows_every_figure(built, tmp_path):
+    report = built[0] / "report.html"
+    snakemake(built[0], "--report", str(report), *SMOKE)
+    assert report.stat().st_size > 10_000
+
+
+def test_one_figure_rebuilds_only_what_it_needs(workflow_copy):
+    proc = snakemake(workflow_copy, "timor2022_fig2", "-n", *SMOKE)
+    jobs = proc.stdout + proc.stderr
+    assert "compute_timor2022_fig2_regions" in jobs
+    assert "execute_timor2022_fig2_notebook" in jobs
+    for other in ("train_timor2022_fig1", "train_timor2022_deep", "compute_timor2022_fig3"):
+        assert other not in jobs
+
+
+def test_an_unknown_target_is_refused(workflow_copy):
+    proc = snakemake(workflow_copy, "-n", "timor2022_fig9", check=False)
+    assert proc.returncode != 0
