@@ -8,7 +8,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 # What a user's checkout holds that the workflow needs (results/ and figures/ are generated).
-WORKFLOW_PARTS = ["Snakefile", "workflow", "config", "notebooks", "environment.yml"]
+WORKFLOW_PARTS = ["Snakefile", "workflow", "config", "notebooks", "environment.yml", "src"]
 
 
 def copy_workflow(dest: Path) -> Path:

@@ -4,6 +4,7 @@
 rule claims:
     input:
         rows=[claims_rows(t) for t in config["targets"]],
+        code=src_modules("claims"),
     output:
         csv=report(
             "results/claims.csv",

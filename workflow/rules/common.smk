@@ -52,6 +52,11 @@ def all_outputs():
     return files + ["results/claims.csv", "results/claims.md"]
 
 
+def src_modules(*modules):
+    """The src/ modules a step runs, declared as its inputs so that editing one reruns it."""
+    return [f"src/l2relu/{m}.py" for m in modules]
+
+
 def fmt_lam(lam):
     """lambda as it appears in paths: 0.001, 1e-05, 0."""
     return f"{lam:g}"

@@ -28,6 +28,8 @@ FIG1_RUNS = expand(f"results/{FIG1_RUN}/runs.csv", variant=FIG1_VARIANTS, seeds=
 
 
 rule train_timor2022_fig1:
+    input:
+        code=src_modules("twolayer", "measures", "seeding", "io", "timor2022/fig1"),
     output:
         runs=f"results/{FIG1_RUN}/runs.csv",
         checkpoint=f"results/{FIG1_RUN}/checkpoint.pt",
@@ -50,8 +52,11 @@ rule train_timor2022_fig1:
 
 
 rule train_timor2022_deep:
+    input:
+        code=src_modules("engine", "measures", "seeding", "io", "timor2022/deep", "timor2022/theory"),
     output:
         metrics=f"results/{DEEP_RUN}/metrics.csv",
+        checkpoint=f"results/{DEEP_RUN}/checkpoint.pt",
     conda:
         ENV
     log:
@@ -75,6 +80,8 @@ rule train_timor2022_deep:
 
 
 rule compute_timor2022_fig2_regions:
+    input:
+        code=src_modules("claims", "timor2022/regions", "timor2022/ledger"),
     output:
         regions="results/timor2022/fig2/regions.csv",
         claims=claims_rows("timor2022_fig2"),
@@ -92,6 +99,8 @@ rule compute_timor2022_fig2_regions:
 
 
 rule compute_timor2022_fig3_regions:
+    input:
+        code=src_modules("claims", "timor2022/regions", "timor2022/ledger"),
     output:
         regions="results/timor2022/fig3/regions.csv",
         boundaries="results/timor2022/fig3/boundaries.csv",
@@ -109,6 +118,8 @@ rule compute_timor2022_fig3_regions:
 
 
 rule construct_timor2022_theorem1:
+    input:
+        code=src_modules("measures", "timor2022/theory"),
     output:
         table="results/timor2022/theory/theorem1.csv",
     conda:
@@ -126,6 +137,7 @@ rule construct_timor2022_theorem1:
 
 rule aggregate_timor2022_fig1:
     input:
+        code=src_modules("claims", "measures", "timor2022/ledger"),
         runs=FIG1_RUNS,
     output:
         table="results/timor2022/fig1/stable_ranks.csv",
@@ -142,6 +154,7 @@ rule aggregate_timor2022_fig1:
 
 rule aggregate_timor2022_theory:
     input:
+        code=src_modules("claims", "measures", "timor2022/regions", "timor2022/theory", "timor2022/ledger"),
         theorem1="results/timor2022/theory/theorem1.csv",
         deep=expand(
             f"results/{DEEP_RUN}/metrics.csv",

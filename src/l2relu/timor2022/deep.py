@@ -73,8 +73,9 @@ def bound(teacher_cfg: TeacherConfig, b: float, depth) -> np.ndarray:
     return fn(b, 2, depth)
 
 
-def run(teacher_cfg: TeacherConfig, cfg: DeepConfig, device="auto", log=None) -> pd.DataFrame:
-    """Train n_seeds networks of depth cfg.depth together; one row per network."""
+def run(teacher_cfg: TeacherConfig, cfg: DeepConfig, device="auto", log=None):
+    """Train n_seeds networks of depth cfg.depth together. Returns one row per network, and the
+    trained weights and seeds for the checkpoint."""
     x, target, teacher_weights = teacher(teacher_cfg)
     b = theory.balanced_frobenius(teacher_weights)
     dev = engine.pick_device(device)
@@ -109,7 +110,7 @@ def run(teacher_cfg: TeacherConfig, cfg: DeepConfig, device="auto", log=None) ->
         if teacher_cfg.theorem == 4
         else (out * target).min(axis=1) / np.abs(out).max(axis=1)
     )
-    return pd.DataFrame(
+    metrics = pd.DataFrame(
         {
             "theorem": teacher_cfg.theorem,
             "depth": cfg.depth,
@@ -126,3 +127,5 @@ def run(teacher_cfg: TeacherConfig, cfg: DeepConfig, device="auto", log=None) ->
             "bound": bound(teacher_cfg, b, cfg.depth),
         }
     )
+    arrays = {f"W{layer + 1}": w for layer, w in enumerate(weights)}
+    return metrics, arrays, seeds

@@ -255,6 +255,16 @@ def theory_claims(theorem1: pd.DataFrame, deep: pd.DataFrame, fig1_runs: pd.Data
                 measured_text=f"{int(in_f.sum())}/{n_app}",
             )
         )
+    rows.append(
+        claims.at_most(
+            target,
+            "deep networks that diverged (NaN/inf loss), Theorems 4-5",
+            "none",
+            int(deep.diverged.sum()),
+            0,
+            fmt="{:d}",
+        )
+    )
     for (thm, depth), r in deep.groupby(["theorem", "depth"], sort=True):
         ok = r[~r.diverged]
         best = ok.loc[ok.objective.idxmin()] if len(ok) else None
