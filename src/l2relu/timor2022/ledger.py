@@ -132,18 +132,13 @@ def fig2(table: pd.DataFrame, x1, x2, extent: float, grid_size: int) -> pd.DataF
     return claims.table(rows)
 
 
-def _max_pair_angle(a: np.ndarray, b: np.ndarray) -> float:
+def _pair_angle_range(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """Smallest and largest angle between a point of `a` and a point of `b` (directions only)."""
     pa = np.unique(np.round(np.arctan2(a[:, 1], a[:, 0]), 6))
     pb = np.unique(np.round(np.arctan2(b[:, 1], b[:, 0]), 6))
     d = np.abs(pa[:, None] - pb[None, :])
-    return float(np.minimum(d, 2 * np.pi - d).max())
-
-
-def _min_pair_angle(a: np.ndarray, b: np.ndarray) -> float:
-    pa = np.unique(np.round(np.arctan2(a[:, 1], a[:, 0]), 6))
-    pb = np.unique(np.round(np.arctan2(b[:, 1], b[:, 0]), 6))
-    d = np.abs(pa[:, None] - pb[None, :])
-    return float(np.minimum(d, 2 * np.pi - d).min())
+    d = np.minimum(d, 2 * np.pi - d)
+    return float(d.min()), float(d.max())
 
 
 def fig3(table: pd.DataFrame, x1, x2, w0_norm: float) -> pd.DataFrame:
@@ -167,12 +162,13 @@ def fig3(table: pd.DataFrame, x1, x2, w0_norm: float) -> pd.DataFrame:
         )
     f1, f2 = pts[table.F1.to_numpy()], pts[table.F2.to_numpy()]
     lo, hi = np.pi - theta, theta + 2 * np.arcsin(2 * w0_norm / np.sqrt(3))
+    smallest, largest = _pair_angle_range(f1, f2)
     rows.append(
         claims.at_least(
             target,
             "smallest angle between F1 and F2 in rad (Lemma 6)",
             f">= pi - theta = {lo:.4f}",
-            _min_pair_angle(f1, f2),
+            smallest,
             lo - 1e-6,
             fmt="{:.4f}",
         )
@@ -182,7 +178,7 @@ def fig3(table: pd.DataFrame, x1, x2, w0_norm: float) -> pd.DataFrame:
             target,
             "largest angle between F1 and F2 in rad (Lemma 6)",
             f"< theta + 2 arcsin(2 r0 / sqrt 3) = {hi:.4f}",
-            _max_pair_angle(f1, f2),
+            largest,
             hi,
             fmt="{:.4f}",
         )

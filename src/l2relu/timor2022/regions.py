@@ -112,7 +112,7 @@ def fig3_boundaries(x1, x2, r0, eps0, extent, arc_points: int = 64) -> pd.DataFr
         arc = (1 - tau) * u + tau * edge / np.linalg.norm(edge)
         arc = rho * arc / np.linalg.norm(arc, axis=1, keepdims=True)
         pieces = [
-            (f"A{i}", "U ray", False, np.stack([u * 1e-9, far * u])),
+            (f"A{i}", "U ray", False, np.stack([np.zeros(2), far * u])),
             (f"A{i}", "strip edge", True, np.stack([r0 * n, r0 * n + far * xi])),
             (f"A{i}", "strip base", True, np.stack([np.zeros(2), r0 * n])),
             (f"F{i}", "arc", False, arc),
