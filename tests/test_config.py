@@ -44,6 +44,10 @@ def test_the_three_scales_are_valid(overlay):
         ({"timor2022": {"theory": {"deep": {"lamda": 1.0}}}}, "timor2022.theory.deep", "'lamda'"),
         ({"timor2022": {"fig1": {"first_seed": -1}}}, "timor2022.fig1.first_seed", "minimum"),
         ({"targets": ["timor2022_fig9"]}, "targets.0", "timor2022_fig9"),
+        ({"jacot2022": {"theory": {"bipartite_N": [5]}}}, "bipartite_N", "multiple of 2"),
+        ({"jacot2022": {"theory": {"oned_N": []}}}, "jacot2022.theory.oned_N", "empty"),
+        ({"jacot2022": {"theory": {"onehot_N": [0]}}}, "onehot_N.0", "minimum"),
+        ({"jacot2022": {"theory": {"prop19": {"reduction": "avg"}}}}, "reduction", "avg"),
     ],
 )
 def test_bad_values_are_named(overlay, key, words):

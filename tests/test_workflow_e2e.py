@@ -8,7 +8,13 @@ from conftest import snakemake
 
 pytestmark = pytest.mark.e2e
 
-TARGETS = ["timor2022_fig1", "timor2022_fig2", "timor2022_fig3", "timor2022_theory"]
+TARGETS = [
+    "timor2022_fig1",
+    "timor2022_fig2",
+    "timor2022_fig3",
+    "timor2022_theory",
+    "jacot2022_theory",
+]
 SMOKE = ["--configfile", "config/smoke.yaml"]
 
 

@@ -16,7 +16,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-LOSSES = ("mse_half_sum", "mse_mean", "cross_entropy", "logistic")
+LOSSES = ("mse_half_sum", "mse", "mse_mean", "cross_entropy", "logistic")
 OPTIMIZERS = ("gd", "adam")
 
 
@@ -122,6 +122,8 @@ def network_losses(out: torch.Tensor, target: torch.Tensor, kind: str) -> torch.
     """(B,) data loss of every network. target: (d_k, N) values, or (N,) class labels / +-1."""
     if kind == "mse_half_sum":
         return 0.5 * ((out - target) ** 2).flatten(1).sum(1)
+    if kind == "mse":  # (1/N) ||N(X) - Y||_F^2, jacot2022's MSE
+        return ((out - target) ** 2).sum(1).mean(1)
     if kind == "mse_mean":
         return ((out - target) ** 2).flatten(1).mean(1)
     if kind == "cross_entropy":

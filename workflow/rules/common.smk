@@ -62,6 +62,13 @@ def fmt_lam(lam):
     return f"{lam:g}"
 
 
+def plateau_widths(setting, n, classes):
+    """Hidden widths of jacot2022's plateau runs: 1 up to a little past twice the predicted
+    onset (N^2/4, the number of classes, or 4N for 1-D data)."""
+    top = {"bipartite": n**2 // 2 + 2, "onehot": 2 * classes + 2, "oned": 4 * n + 2}[setting]
+    return list(range(1, top + 1))
+
+
 def seed_range(first, n):
     return f"{first}-{first + n - 1}"
 

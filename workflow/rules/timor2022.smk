@@ -13,14 +13,6 @@ FIG1_RUN = "timor2022/fig1/{variant}/w2_d2_lam0_s{seeds}"
 DEEP_RUN = "timor2022/theory/theorem{theorem}/w{width}_d{depth}_lam{lam}_s{seeds}"
 
 
-wildcard_constraints:
-    variant="|".join(FIG1_VARIANTS),
-    seeds="|".join({FIG1_SEEDS, DEEP_SEEDS}),
-    theorem="4|5",
-    width=str(DEEP["width"]),
-    depth="|".join(str(d) for d in DEEP["depths"]),
-    lam="|".join(fmt_lam(v) for v in DEEP_LAM.values()),
-
 FIG1_RUNS = expand(f"results/{FIG1_RUN}/runs.csv", variant=FIG1_VARIANTS, seeds=FIG1_SEEDS)
 
 
@@ -28,6 +20,9 @@ FIG1_RUNS = expand(f"results/{FIG1_RUN}/runs.csv", variant=FIG1_VARIANTS, seeds=
 
 
 rule train_timor2022_fig1:
+    wildcard_constraints:
+        variant="|".join(FIG1_VARIANTS),
+        seeds=FIG1_SEEDS,
     input:
         code=src_modules("twolayer", "measures", "seeding", "io", "timor2022/fig1"),
     output:
@@ -52,6 +47,12 @@ rule train_timor2022_fig1:
 
 
 rule train_timor2022_deep:
+    wildcard_constraints:
+        theorem="4|5",
+        width=str(DEEP["width"]),
+        depth="|".join(str(d) for d in DEEP["depths"]),
+        lam="|".join(fmt_lam(v) for v in DEEP_LAM.values()),
+        seeds=DEEP_SEEDS,
     input:
         code=src_modules("engine", "measures", "seeding", "io", "timor2022/deep", "timor2022/theory"),
     output:

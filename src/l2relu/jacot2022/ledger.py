@@ -1,0 +1,107 @@
+"""jacot2022's ledger rows: what the paper states, against what this run measured."""
+
+import pandas as pd
+
+from l2relu import claims
+
+
+def theory_claims(prop13, remark23, prop1, prop19, onsets, plateau_levels, lam) -> pd.DataFrame:
+    target = "jacot2022_theory"
+    rows = []
+    for r in prop13.itertuples():
+        rows.append(
+            claims.within(
+                target,
+                f"edges of the complete bipartite graph, N = {r.N} (Prop. 13: CP-rank of B_N)",
+                r.N**2 / 4,
+                r.edges,
+                0,
+                fmt="{:g}",
+                paper_text=f"N^2/4 = {r.N**2 // 4}",
+            )
+        )
+        rows.append(
+            claims.at_most(
+                target,
+                f"3-cliques of that graph, N = {r.N} (Prop. 13)",
+                "none",
+                r.triangles,
+                0,
+                fmt="{:d}",
+            )
+        )
+    for r in remark23.itertuples():
+        rows.append(
+            claims.within(
+                target,
+                f"||W||^2 of the width-N network, N = {r.N} (Remark 23)",
+                r.N**2 + r.N,
+                r.width_N_norm,
+                1e-9,
+                fmt="{:g}",
+                paper_text=f"N^2 + N = {r.N**2 + r.N}",
+            )
+        )
+        rows.append(
+            claims.at_most(
+                target,
+                f"largest |output - B_N| of that network, N = {r.N}",
+                "0 (exact)",
+                r.width_N_error,
+                1e-12,
+                fmt="{:.1e}",
+            )
+        )
+    rows.append(
+        claims.at_most(
+            target,
+            f"largest relative gap L(Psi(Z)) vs L^r(Z) over {len(prop1)} random Z (Prop. 1)",
+            "0 (identity)",
+            prop1.relative_gap.max(),
+            1e-10,
+            fmt="{:.1e}",
+        )
+    )
+    p19 = prop19.iloc[0]
+    rows.append(
+        claims.at_least(
+            target,
+            f"lowest loss within {p19.radius:g} of Prop. 19's point "
+            "minus the loss there (local minimum)",
+            ">= 0",
+            p19.lowest_nearby - p19.loss_at_point,
+            -1e-12,
+            fmt="{:.2e}",
+        )
+    )
+    predicted = {"bipartite": "N^2/4", "onehot": "number of classes", "oned": "<= 4N"}
+    for r in onsets.itertuples():
+        claim = f"plateau onset, {r.setting}, N = {r.N} (Prop. {15 if r.setting == 'oned' else 14})"
+        if r.setting == "oned":
+            rows.append(claims.at_most(target, claim, "<= 4N", r.onset, 4 * r.N, fmt="{:d}"))
+        else:
+            rows.append(
+                claims.within(
+                    target,
+                    claim,
+                    r.expected,
+                    r.onset,
+                    r.tolerance,
+                    fmt="{:g}",
+                    paper_text=f"{predicted[r.setting]} = {r.expected}",
+                )
+            )
+    for r in plateau_levels.itertuples():
+        rows.append(
+            claims.within(
+                target,
+                f"plateau level / lambda for Y = B_N, N = {r.N} "
+                "(representation cost N^2, Remark 23)",
+                r.N**2,
+                r.level / lam,
+                0.03 * r.N**2,
+                fmt="{:.2f}",
+                paper_text=f"N^2 = {r.N**2}",
+            )
+        )
+    return claims.table(rows)

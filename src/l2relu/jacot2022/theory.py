@@ -1,0 +1,251 @@
+"""Numerical checks of jacot2022's propositions: the constructions of Prop. 13 and Remark 23,
+the plateau of shallow networks (Props. 14, 15), Prop. 1's reformulation, Prop. 19's minimum."""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import torch
+
+from l2relu import engine
+from l2relu.jacot2022 import forces
+from l2relu.plateau import plateau_onset
+from l2relu.seeding import derive_seed, rng_for
+
+
+def bipartite_incidence(n: int) -> np.ndarray:
+    """Edge-vertex matrix E (k x N) of the complete bipartite graph on two halves of N vertices."""
+    if n % 2:
+        raise ValueError("the complete bipartite construction needs an even N")
+    half = n // 2
+    rows = []
+    for a in range(half):
+        for b in range(half, n):
+            edge = np.zeros(n)
+            edge[[a, b]] = 1.0
+            rows.append(edge)
+    return np.array(rows)
+
+
+def triangles(adjacency: np.ndarray) -> int:
+    """Number of 3-cliques of a simple graph: trace(A^3) / 6."""
+    return int(round(np.trace(np.linalg.matrix_power(adjacency, 3)) / 6))
+
+
+def prop13_table(ns) -> pd.DataFrame:
+    """Prop. 13 on the complete bipartite graph: edges, cliques, and B_N = E^T E's block form."""
+    rows = []
+    for n in ns:
+        e = bipartite_incidence(n)
+        b = e.T @ e
+        half = n // 2
+        block = np.block(
+            [
+                [half * np.eye(half), np.ones((half, half))],
+                [np.ones((half, half)), half * np.eye(half)],
+            ]
+        )
+        adjacency = b - np.diag(np.diag(b))
+        rows.append(
+            {
+                "N": n,
+                "edges": len(e),
+                "triangles": triangles(adjacency),
+                "block_form_error": float(np.abs(b - block).max()),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def remark23_table(ns) -> pd.DataFrame:
+    """Remark 23: W1 = sqrt(N/2) I, W2 = sqrt(2/N) E^T E represents Y = B_N with ||W||^2 = N^2 + N;
+    W1 = E, W2 = E^T (N^2/4 neurons) does it with ||W||^2 = N^2, the representation cost."""
+    rows = []
+    for n in ns:
+        e = bipartite_incidence(n)
+        b = e.T @ e
+        w1, w2 = np.sqrt(n / 2) * np.eye(n), np.sqrt(2 / n) * b
+        rows.append(
+            {
+                "N": n,
+                "width_N_error": float(np.abs(w2 @ np.maximum(w1, 0) - b).max()),
+                "width_N_norm": float((w1**2).sum() + (w2**2).sum()),
+                "edge_network_error": float(np.abs(e.T @ np.maximum(e, 0) - b).max()),
+                "edge_network_norm": float(2 * (e**2).sum()),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def prop1_table(trials: int, widths=(7, 9, 5), n_points: int = 6, beta: float = 1.0, lam=0.1):
+    """Prop. 1: for random representations Z, L_lambda(Psi(Z)) = L^r_lambda(Z). Hidden widths
+    exceed N so that every Z is feasible; C is the MSE to a random target."""
+    rows = []
+    for t in range(trials):
+        rng = rng_for("jacot2022", "prop1", t)
+        x = torch.tensor(rng.standard_normal((widths[0], n_points)))
+        zs = [torch.tensor(rng.standard_normal((w, n_points))) for w in widths[1:]]
+        y = torch.tensor(rng.standard_normal(zs[-1].shape))
+        weights = forces.psi(zs, x, beta)
+        ws, bs = [w[:, :-1] for w in weights], [w[:, -1] for w in weights]
+        out = forces.representations(ws, bs, x, beta)[-1]
+        direct = float(((out - y) ** 2).sum(0).mean() + lam * sum((w**2).sum() for w in weights))
+        reformulated = float(((zs[-1] - y) ** 2).sum(0).mean()) + lam * forces.reformulated_penalty(
+            zs, x, beta
+        )
+        rows.append(
+            {
+                "trial": t,
+                "direct": direct,
+                "reformulated": reformulated,
+                "relative_gap": abs(direct - reformulated) / abs(reformulated),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class Prop19Config:
+    lam: float  # regularization, < 1
+    angle: float  # a = sqrt(1 - lam) (cos angle, sin angle): any a1, a2 > 0 on that circle
+    radius: float  # size of the sampled neighbourhood
+    samples: int  # random perturbations tried
+    outputs: tuple[float, float]  # Y: (1, 1) in the proof, (1, -1) in the statement
+    reduction: str  # "sum": the proof's ||.||^2; "mean": the statement's (1/N)||.||^2
+
+
+def prop19_table(cfg: Prop19Config) -> pd.DataFrame:
+    """Prop. 19: W1 = (a1, a2)^T, W2 = (a1, a2) with a1^2 + a2^2 = 1 - lambda is a local minimum
+    of L_lambda on X = (1, -1): no sampled nearby point has a lower loss."""
+    x = np.array([1.0, -1.0])
+    y = np.asarray(cfg.outputs, dtype=float)
+    scale = 1.0 if cfg.reduction == "sum" else 0.5
+
+    def loss(p):  # p: (..., 4) = a1, a2, b1, b2
+        a, b = p[..., :2], p[..., 2:]
+        out = (np.maximum(a[..., :, None] * x, 0.0) * b[..., :, None]).sum(-2)
+        return scale * ((out - y) ** 2).sum(-1) + cfg.lam * (p**2).sum(-1)
+
+    r = np.sqrt(1 - cfg.lam)
+    a = r * np.array([np.cos(cfg.angle), np.sin(cfg.angle)])
+    point = np.concatenate([a, a])
+    rng = rng_for("jacot2022", "prop19", cfg.samples)
+    steps = rng.standard_normal((cfg.samples, 4))
+    steps *= (
+        cfg.radius
+        * rng.uniform(size=(cfg.samples, 1))
+        / np.linalg.norm(steps, axis=1, keepdims=True)
+    )
+    nearby = loss(point + steps)
+    return pd.DataFrame(
+        [
+            {
+                "loss_at_point": float(loss(point)),
+                "lowest_nearby": float(nearby.min()),
+                "samples": cfg.samples,
+                "radius": cfg.radius,
+            }
+        ]
+    )
+
+
+@dataclass(frozen=True)
+class PlateauConfig:
+    setting: str  # "bipartite" (X = I, Y = B_N), "onehot" (X = I, one-hot Y), "oned" (1-D)
+    n: int  # data points N
+    classes: int  # number of classes (onehot only)
+    widths: tuple[int, ...]  # hidden widths tried
+    lam: float  # L2 coefficient of (1/N)||Y_hat - Y||^2 + lam ||W||^2
+    restarts: int  # initializations per width; the lowest objective is the estimate
+    steps: int  # steps of each of the three phases (Adam 1e-2, Adam 1e-3, GD)
+    seed: int
+
+
+def plateau_data(cfg: PlateauConfig) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Inputs, outputs, and whether the network has a bias, for each setting of Props. 14-15."""
+    if cfg.setting == "bipartite":
+        e = bipartite_incidence(cfg.n)
+        return np.eye(cfg.n), e.T @ e, False
+    if cfg.setting == "onehot":
+        labels = np.arange(cfg.n) % cfg.classes
+        return np.eye(cfg.n), np.eye(cfg.classes)[:, labels], False
+    if cfg.setting == "oned":
+        rng = rng_for("jacot2022", "oned", cfg.n, cfg.seed)
+        x = np.sort(rng.uniform(-1, 1, cfg.n))[None, :]
+        return x, rng.standard_normal((1, cfg.n)), True
+    raise ValueError(f"unknown setting {cfg.setting!r}")
+
+
+def expected_onset(setting: str, n: int, classes: int) -> int:
+    """What the paper predicts: N^2/4 (Prop. 14 with B_N), the number of classes (Prop. 14,
+    one-hot), and at most 4N (Prop. 15)."""
+    return {"bipartite": n**2 // 4, "onehot": classes, "oned": 4 * n}[setting]
+
+
+def plateau_losses(cfg: PlateauConfig, log=None) -> pd.DataFrame:
+    """Lowest regularized loss found at every width, each width's restarts trained together."""
+    x, y, bias = plateau_data(cfg)
+    xt, yt = torch.tensor(x), torch.tensor(y)
+    phases = (
+        engine.Phase("adam", 1e-2, cfg.steps),
+        engine.Phase("adam", 1e-3, cfg.steps),
+        engine.Phase("gd", 0.05, cfg.steps),
+    )
+    rows = []
+    for width in cfg.widths:
+        seeds = [
+            derive_seed("jacot2022", cfg.setting, cfg.n, width, cfg.seed, r)
+            for r in range(cfg.restarts)
+        ]
+        model = engine.BatchedMLP(
+            engine.NetworkConfig((x.shape[0], width, y.shape[0]), bias=bias),
+            seeds,
+            torch.device("cpu"),
+            torch.float64,
+        )
+        if bias:  # 1-D data: start every neuron's kink at a random point of the data's range
+            rng = rng_for("jacot2022", "kinks", cfg.n, width, cfg.seed)
+            kinks = torch.tensor(rng.uniform(x.min(), x.max(), (cfg.restarts, width)))
+            with torch.no_grad():
+                model.biases[0].copy_(-model.weights[0][:, :, 0] * kinks)
+        result = engine.train(
+            model, xt, yt, cfg.lam, engine.TrainConfig("mse", phases, log_every=0)
+        )
+        ok = ~result.diverged
+        rows.append(
+            {
+                "setting": cfg.setting,
+                "N": cfg.n,
+                "width": width,
+                "objective": float(result.objective[ok].min()) if ok.any() else np.nan,
+                "diverged": int((~ok).sum()),
+            }
+        )
+        if log:
+            log(f"[width {width}] lowest objective {rows[-1]['objective']:.6g}")
+    return pd.DataFrame(rows)
+
+
+def with_running_best(losses: pd.DataFrame) -> pd.DataFrame:
+    """Add `best`: the lowest objective found at any width <= this one. A network of width w
+    contains every narrower one (zero the extra neurons), so this is a valid estimate of the
+    width-w minimum, non-increasing in width as the true minimum is."""
+    losses = losses.sort_values(["setting", "N", "width"]).reset_index(drop=True)
+    losses["best"] = losses.groupby(["setting", "N"]).objective.cummin()
+    return losses
+
+
+def onsets(losses: pd.DataFrame, rel_tol: float) -> pd.DataFrame:
+    """Plateau onset of every (setting, N), on the running best of `with_running_best`."""
+    rows = []
+    for (setting, n), r in with_running_best(losses).groupby(["setting", "N"], sort=True):
+        rows.append(
+            {
+                "setting": setting,
+                "N": n,
+                "onset": plateau_onset(r.width, r.best, rel_tol),
+                "level": r.best.min(),
+                "widest": int(r.width.max()),
+            }
+        )
+    return pd.DataFrame(rows)

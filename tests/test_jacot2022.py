@@ -1,0 +1,83 @@
+"""jacot2022: the constructions, identities and plateau measurement of its propositions."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from l2relu.jacot2022 import theory
+from l2relu.plateau import plateau_onset
+
+
+def test_bipartite_incidence_has_n2_over_4_edges_and_no_triangle():
+    for n in (2, 4, 6, 10):
+        e = theory.bipartite_incidence(n)
+        assert e.shape == (n * n // 4, n)
+        assert (e.sum(axis=1) == 2).all()  # every edge has two endpoints
+        adjacency = e.T @ e - np.diag(np.diag(e.T @ e))
+        assert theory.triangles(adjacency) == 0
+    with pytest.raises(ValueError):
+        theory.bipartite_incidence(5)
+
+
+def test_triangles_are_counted():
+    assert theory.triangles(np.ones((3, 3)) - np.eye(3)) == 1
+    assert theory.triangles(np.ones((4, 4)) - np.eye(4)) == 4
+
+
+def test_prop13_block_form_and_remark23_norms():
+    table = theory.prop13_table([4, 8])
+    assert (table.block_form_error == 0).all() and table.edges.tolist() == [4, 16]
+    r23 = theory.remark23_table([4, 8])
+    np.testing.assert_allclose(r23.width_N_norm, [20, 72])
+    np.testing.assert_allclose(r23.edge_network_norm, [16, 64])
+    assert (r23.width_N_error < 1e-12).all() and (r23.edge_network_error == 0).all()
+
+
+def test_prop1_identity_holds_to_float_precision():
+    assert theory.prop1_table(5).relative_gap.max() < 1e-12
+
+
+def test_prop19_holds_for_the_proofs_loss_and_not_for_the_statements():
+    common = {"lam": 0.1, "angle": 0.7, "radius": 1e-3, "samples": 5000}
+    proof = theory.prop19_table(theory.Prop19Config(**common, outputs=(1, 1), reduction="sum"))
+    assert (proof.lowest_nearby >= proof.loss_at_point - 1e-12).all()
+    statement = theory.prop19_table(
+        theory.Prop19Config(**common, outputs=(1, -1), reduction="mean")
+    )
+    assert (statement.lowest_nearby < statement.loss_at_point - 1e-6).all()
+
+
+def test_plateau_onset_definition():
+    widths = [1, 2, 3, 4, 5]
+    assert plateau_onset(widths, [9.0, 5.0, 1.001, 1.0, 1.0005], rel_tol=0.002) == 3
+    assert plateau_onset(widths, [9.0, 5.0, 1.001, 1.0, 1.00005], rel_tol=0.0001) == 4
+    assert plateau_onset(widths, [1.0] * 5, rel_tol=0.01) == 1
+    assert plateau_onset(widths, [3.0, 1.0, 1.0, 1.0, 2.0], rel_tol=0.01) is None
+    with pytest.raises(ValueError):
+        plateau_onset([2, 1], [1.0, 1.0], 0.1)
+
+
+def test_running_best_is_monotone_and_onsets_use_it():
+    losses = pd.DataFrame(
+        {"setting": "oned", "N": 3, "width": [1, 2, 3, 4], "objective": [4.0, 1.0, 3.0, 1.0]}
+    )
+    assert theory.with_running_best(losses).best.tolist() == [4.0, 1.0, 1.0, 1.0]
+    assert theory.onsets(losses, 0.01).onset.tolist() == [2]
+
+
+def test_plateau_data_and_predictions():
+    cfg = theory.PlateauConfig("onehot", 6, 3, (1, 2), 1e-3, 1, 1, 0)
+    x, y, bias = theory.plateau_data(cfg)
+    assert not bias and (x == np.eye(6)).all() and (y.sum(axis=0) == 1).all()
+    assert theory.expected_onset("bipartite", 6, 3) == 9
+    assert theory.expected_onset("onehot", 12, 4) == 4
+    assert theory.expected_onset("oned", 5, 3) == 20
+
+
+def test_a_shallow_bipartite_run_reaches_the_representation_cost():
+    """Y = B_4 needs N^2/4 = 4 neurons: width 2 cannot reach lam * N^2, width 6 does."""
+    cfg = theory.PlateauConfig("bipartite", 4, 3, (2, 6), 1e-3, 4, 800, 0)
+    losses = theory.plateau_losses(cfg)
+    narrow, wide = losses.objective
+    assert wide / 1e-3 == pytest.approx(16, rel=0.03)
+    assert narrow > 10 * wide
