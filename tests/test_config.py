@@ -45,6 +45,10 @@ def test_the_three_scales_are_valid(overlay):
         ({"timor2022": {"fig1": {"first_seed": -1}}}, "timor2022.fig1.first_seed", "minimum"),
         ({"targets": ["timor2022_fig9"]}, "targets.0", "timor2022_fig9"),
         ({"jacot2022": {"theory": {"bipartite_N": [5]}}}, "bipartite_N", "multiple of 2"),
+        ({"jacot2022": {"fig2": {"widths": [0, 4]}}}, "jacot2022.fig2.widths.0", "minimum"),
+        ({"jacot2022": {"fig2": {"widths": []}}}, "jacot2022.fig2.widths", "short"),
+        ({"jacot2022": {"fig2": {"mnist": {"widths": [3]}}}}, "jacot2022.fig2.mnist", "widths"),
+        ({"jacot2022": {"data": {"mnist_source": "web"}}}, "mnist_source", "web"),
         ({"jacot2022": {"theory": {"oned_N": []}}}, "jacot2022.theory.oned_N", "empty"),
         ({"jacot2022": {"theory": {"onehot_N": [0]}}}, "onehot_N.0", "minimum"),
         ({"jacot2022": {"theory": {"prop19": {"reduction": "avg"}}}}, "reduction", "avg"),
@@ -60,6 +64,25 @@ def test_a_typo_fails_before_any_job_and_writes_nothing(workflow_copy):
     proc = snakemake(workflow_copy, "-n", "--config", "lamda=0.1", check=False)
     assert proc.returncode != 0
     assert "unknown key(s) 'lamda'" in proc.stdout + proc.stderr
+    assert not (workflow_copy / "results").exists()
+
+
+@pytest.mark.parametrize(
+    "overlay, words",
+    [
+        (
+            "jacot2022:\n  data:\n    mnist_source: idx\n    mnist_idx_dir: /nowhere\n",
+            "missing MNIST file",
+        ),
+        ("jacot2022:\n  data:\n    mnist_source: idx\n", "mnist_idx_dir: needed"),
+        ("jacot2022:\n  fig2:\n    mnist:\n      n_train: 4500\n", "embedded set has 500"),
+    ],
+)
+def test_mnist_problems_stop_the_workflow_at_start_up(workflow_copy, tmp_path, overlay, words):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(overlay)
+    proc = snakemake(workflow_copy, "-n", "--configfile", str(bad), check=False)
+    assert proc.returncode != 0 and words in proc.stdout + proc.stderr
     assert not (workflow_copy / "results").exists()
 
 

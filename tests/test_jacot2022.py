@@ -81,3 +81,26 @@ def test_a_shallow_bipartite_run_reaches_the_representation_cost():
     narrow, wide = losses.objective
     assert wide / 1e-3 == pytest.approx(16, rel=0.03)
     assert narrow > 10 * wide
+
+
+def test_teacher_data_is_a_deterministic_function_of_its_seed():
+    from l2relu.jacot2022 import fig2
+
+    a = fig2.teacher_data(20, 10, [5, 4, 4, 3], seed=0)
+    b = fig2.teacher_data(20, 10, [5, 4, 4, 3], seed=0)
+    assert a["x_train"].shape == (20, 5) and a["y_train"].shape == (20, 3)
+    np.testing.assert_array_equal(a["y_test"], b["y_test"])
+
+
+def test_fig2_trains_every_lambda_and_trial_and_picks_the_best():
+    from l2relu.jacot2022 import fig2
+
+    data = fig2.teacher_data(30, 10, [4, 3, 3, 2], seed=0)
+    cfg = fig2.Fig2Config("teacher", 4, (1e-3, 1e-6), 2, 50, 1e-2, 10, 0.01, 0, 0)
+    runs = fig2.run(cfg, data, device="cpu")
+    assert len(runs) == 4 and set(runs.lam) == {1e-3, 1e-6}
+    chosen = fig2.curves(runs)
+    assert len(chosen) == 2
+    for r in chosen.itertuples():
+        assert r.objective == runs[runs.lam == r.lam].objective.min()
+        assert len(r.all_objectives.split(";")) == 2

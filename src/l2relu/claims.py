@@ -68,6 +68,14 @@ def at_most(target, claim, paper_text, measured, ceiling, fmt="{:.4g}") -> dict:
     return _row(target, claim, paper_text, _fmt(measured, fmt), f"<= {_fmt(ceiling, fmt)}", ok)
 
 
+def between(target, claim, paper_text, measured, lo, hi, fmt="{:.4g}") -> dict:
+    """Pass when lo <= measured <= hi."""
+    ok = _finite(measured) and lo <= measured <= hi
+    return _row(
+        target, claim, paper_text, _fmt(measured, fmt), f"in [{_fmt(lo, fmt)}, {_fmt(hi, fmt)}]", ok
+    )
+
+
 def table(rows: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 

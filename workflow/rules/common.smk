@@ -1,12 +1,13 @@
 # Config validation, the target registry and the helpers every paper's rules share.
 # Parse time stays cheap: nothing here imports torch, numba or pandas.
 import json
+import re
 
 import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from l2relu.configcheck import explain
+from l2relu.configcheck import explain, mnist_problem
 
 # The project's one pinned environment, in which every job runs (README, set-up).
 ENV = "../../environment.yml"
@@ -25,6 +26,8 @@ def _check_config():
                 "config key timor2022.theory.deep.width: must be >= timor2022.theory.teacher."
                 "width (Theorems 4-5 need m' >= m)"
             )
+    if problem is None:
+        problem = mnist_problem(config["jacot2022"])
     if problem is not None:
         raise WorkflowError(problem)
     validate(config, schema_path)

@@ -43,7 +43,7 @@ rule train_jacot2022_plateau:
     wildcard_constraints:
         setting="|".join(PLATEAU_N),
         n="|".join(str(n) for ns in PLATEAU_N.values() for n in ns),
-        lam=fmt_lam(JACOT_THEORY["lam"]),
+        lam=re.escape(fmt_lam(JACOT_THEORY["lam"])),
         seeds=PLATEAU_SEEDS,
     input:
         code=src_modules("engine", "plateau", "jacot2022/theory"),
@@ -119,3 +119,156 @@ rule execute_jacot2022_theory_notebook:
 rule jacot2022_theory:
     input:
         target_files("jacot2022_theory"),
+
+
+# ------------------------------------------------------------------------------ Fig. 2
+
+JACOT_DATA = config["jacot2022"]["data"]
+JACOT_FIG2 = config["jacot2022"]["fig2"]
+FIG2_MNIST = JACOT_FIG2["mnist"]
+FIG2_TEACHER = JACOT_FIG2["teacher"]
+FIG2_PANELS = {"mnist": FIG2_MNIST, "teacher": FIG2_TEACHER}
+FIG2_DATA = {
+    "mnist": "results/jacot2022/data/mnist_d0123456789_n{n_train}_t{n_test}_s{seed}.npz".format(
+        **FIG2_MNIST
+    ),
+    "teacher": "results/jacot2022/data/teacher_w{w}_n{n_train}_t{n_test}_s{seed}.npz".format(
+        w="-".join(map(str, FIG2_TEACHER["widths"])), **FIG2_TEACHER
+    ),
+}
+# One job per (data set, width): every lambda and trial of it trained together.
+FIG2_RUN = "jacot2022/fig2/{dataset}/w{width}_d3_lam{lams}_s{seeds}"
+
+
+FIG2_POINT = {
+    d: {
+        "lams": "+".join(fmt_lam(v) for v in panel["lams"]),
+        "seeds": seed_range(panel["seed"], panel["trials"]),
+    }
+    for d, panel in FIG2_PANELS.items()
+}
+
+FIG2_RUNS = [
+    f"results/{FIG2_RUN}/runs.csv".format(dataset=d, width=w, **FIG2_POINT[d])
+    for d in FIG2_PANELS
+    for w in JACOT_FIG2["widths"]
+]
+
+
+rule generate_jacot2022_mnist:
+    input:
+        code=src_modules("data/mnist"),
+    output:
+        data=FIG2_DATA["mnist"],
+    conda:
+        ENV
+    log:
+        "logs/jacot2022/data/generate_mnist.log",
+    params:
+        source=JACOT_DATA["mnist_source"],
+        idx_dir=JACOT_DATA["mnist_idx_dir"],
+        digits=list(range(10)),
+        n_train=FIG2_MNIST["n_train"],
+        n_test=FIG2_MNIST["n_test"],
+        seed=FIG2_MNIST["seed"],
+    script:
+        "../scripts/generate_jacot2022_mnist.py"
+
+
+rule generate_jacot2022_teacher:
+    input:
+        code=src_modules("jacot2022/fig2"),
+    output:
+        data=FIG2_DATA["teacher"],
+    conda:
+        ENV
+    log:
+        "logs/jacot2022/data/generate_teacher.log",
+    params:
+        n_train=FIG2_TEACHER["n_train"],
+        n_test=FIG2_TEACHER["n_test"],
+        widths=FIG2_TEACHER["widths"],
+        seed=FIG2_TEACHER["seed"],
+    script:
+        "../scripts/generate_jacot2022_teacher.py"
+
+
+rule train_jacot2022_fig2:
+    wildcard_constraints:
+        dataset="mnist|teacher",
+        width="|".join(str(w) for w in JACOT_FIG2["widths"]),
+        lams="|".join(re.escape(FIG2_POINT[d]["lams"]) for d in FIG2_PANELS),
+        seeds="|".join(FIG2_POINT[d]["seeds"] for d in FIG2_PANELS),
+    input:
+        data=lambda wc: FIG2_DATA[wc.dataset],
+        code=src_modules("engine", "jacot2022/fig2"),
+    output:
+        runs=f"results/{FIG2_RUN}/runs.csv",
+    conda:
+        ENV
+    log:
+        f"logs/{FIG2_RUN}.log",
+    params:
+        config=lambda wc: {
+            k: v
+            for k, v in FIG2_PANELS[wc.dataset].items()
+            if k not in ("n_train", "n_test", "widths")
+        }
+        | {
+            "dataset": wc.dataset,
+            "width": int(wc.width),
+            "log_every": JACOT_FIG2["log_every"],
+        },
+        device=config["device"],
+    threads: 2
+    resources:
+        runtime=config["resources"]["train_runtime_min"],
+        mem_mb=config["resources"]["train_mem_mb"],
+    script:
+        "../scripts/train_jacot2022_fig2.py"
+
+
+rule aggregate_jacot2022_fig2:
+    input:
+        runs=FIG2_RUNS,
+        code=src_modules("claims", "plateau", "jacot2022/fig2", "jacot2022/ledger"),
+    output:
+        curves="results/jacot2022/fig2/curves.csv",
+        claims=claims_rows("jacot2022_fig2"),
+    conda:
+        ENV
+    log:
+        "logs/jacot2022/fig2/aggregate.log",
+    params:
+        onset_rel_tol=JACOT_FIG2["onset_rel_tol"],
+        onset_factor=JACOT_FIG2["onset_factor"],
+        monotone_rel_tol=JACOT_FIG2["monotone_rel_tol"],
+    script:
+        "../scripts/aggregate_jacot2022_fig2.py"
+
+
+rule execute_jacot2022_fig2_notebook:
+    input:
+        notebook="notebooks/jacot2022_fig2.ipynb",
+        curves="results/jacot2022/fig2/curves.csv",
+    output:
+        notebook="results/notebooks/jacot2022_fig2.ipynb",
+        pdf="figures/jacot2022_fig2.pdf",
+        png=report(
+            "figures/jacot2022_fig2.png",
+            caption="../report/jacot2022_fig2.rst",
+            category="jacot2022",
+        ),
+    conda:
+        ENV
+    log:
+        "logs/notebooks/jacot2022_fig2.log",
+    params:
+        parameters=notebook_parameters(),
+    shell:
+        PAPERMILL
+
+
+rule jacot2022_fig2:
+    input:
+        target_files("jacot2022_fig2"),

@@ -51,7 +51,7 @@ rule train_timor2022_deep:
         theorem="4|5",
         width=str(DEEP["width"]),
         depth="|".join(str(d) for d in DEEP["depths"]),
-        lam="|".join(fmt_lam(v) for v in DEEP_LAM.values()),
+        lam="|".join(re.escape(fmt_lam(v)) for v in DEEP_LAM.values()),
         seeds=DEEP_SEEDS,
     input:
         code=src_modules("engine", "measures", "seeding", "io", "timor2022/deep", "timor2022/theory"),

@@ -1,8 +1,13 @@
 """jacot2022's ledger rows: what the paper states, against what this run measured."""
 
+import numpy as np
 import pandas as pd
 
 from l2relu import claims
+from l2relu.plateau import plateau_onset
+
+# Fig. 2's caption: "the plateau appears to start around 10".
+PAPER_ONSET = 10
 
 
 def theory_claims(prop13, remark23, prop1, prop19, onsets, plateau_levels, lam) -> pd.DataFrame:
@@ -104,4 +109,49 @@ def theory_claims(prop13, remark23, prop1, prop19, onsets, plateau_levels, lam) 
                 paper_text=f"N^2 = {r.N**2}",
             )
         )
+    return claims.table(rows)
+
+
+def fig2_claims(runs, chosen, onset_rel_tol, onset_factor, monotone_rel_tol) -> pd.DataFrame:
+    """Plateau onset of every curve, "around 10" read as within a factor `onset_factor`; and the
+    training loss non-increasing in width up to training noise (largest relative rise)."""
+    target = "jacot2022_fig2"
+    rows = []
+    for (dataset, lam), r in chosen.groupby(["dataset", "lam"], sort=True):
+        r = r.sort_values("width")
+        onset = plateau_onset(r.width, r.best, onset_rel_tol)
+        rows.append(
+            claims.between(
+                target,
+                f"plateau onset (width), {dataset}, lambda = {lam:g}",
+                "around 10",
+                onset if onset is not None else np.nan,
+                PAPER_ONSET / onset_factor,
+                PAPER_ONSET * onset_factor,
+                fmt="{:g}",
+            )
+        )
+        objective = r.objective.to_numpy()
+        rise = float(np.max(objective[1:] / objective[:-1] - 1, initial=0.0))
+        rows.append(
+            claims.at_most(
+                target,
+                f"largest relative rise of the training loss from one width to the next, "
+                f"{dataset}, lambda = {lam:g}",
+                "non-increasing up to training noise",
+                rise,
+                monotone_rel_tol,
+                fmt="{:.3f}",
+            )
+        )
+    rows.append(
+        claims.at_most(
+            target,
+            "networks that diverged (NaN/inf loss)",
+            "none",
+            int(runs.diverged.astype(bool).sum()),
+            0,
+            fmt="{:d}",
+        )
+    )
     return claims.table(rows)

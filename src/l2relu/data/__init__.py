@@ -1,0 +1,1 @@
+"""Data sets the pipeline reads (nothing is downloaded at run time)."""

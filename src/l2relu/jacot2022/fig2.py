@@ -1,0 +1,113 @@
+"""Fig. 2: the minimal regularized loss of depth-3 networks against width, on MNIST
+(cross-entropy, two lambdas) and on a teacher network's outputs (MSE)."""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import torch
+
+from l2relu import engine
+from l2relu.seeding import derive_seed, rng_for
+
+
+@dataclass(frozen=True)
+class Fig2Config:
+    dataset: str  # "mnist" (cross-entropy) or "teacher" (MSE)
+    width: int  # width of both hidden layers (depth 3)
+    lams: tuple[float, ...]  # L2 coefficients, trained together
+    trials: int  # initializations per lambda, trained together; the best is the estimate
+    adam_steps: int  # Adam first (fast), then full-batch GD (settles), as in App. A
+    adam_lr: float
+    gd_steps: int
+    gd_lr: float
+    log_every: int
+    seed: int
+
+
+def teacher_data(n: int, n_test: int, widths, seed: int) -> dict:
+    """Gaussian inputs and the outputs of a fixed ReLU teacher of the given widths (input first)
+    with Gaussian He-scaled weights and no bias."""
+    rng = rng_for("jacot2022", "teacher", tuple(widths), seed)
+    weights = [
+        rng.standard_normal((o, i)) * np.sqrt(2 / i)
+        for i, o in zip(widths[:-1], widths[1:], strict=True)
+    ]
+
+    def teacher(x):
+        for w in weights[:-1]:
+            x = np.maximum(w @ x, 0.0)
+        return weights[-1] @ x
+
+    x, x_test = rng.standard_normal((widths[0], n)), rng.standard_normal((widths[0], n_test))
+    return {
+        "x_train": x.T,
+        "y_train": teacher(x).T,
+        "x_test": x_test.T,
+        "y_test": teacher(x_test).T,
+    }
+
+
+def _targets(data: dict, dataset: str, split: str) -> torch.Tensor:
+    y = data[f"y_{split}"]
+    if dataset == "mnist":  # digits -> class indices
+        return torch.tensor(np.searchsorted(np.unique(data["y_train"]), y))
+    return torch.tensor(y.T)
+
+
+def run(cfg: Fig2Config, data: dict, device="auto", log=None) -> pd.DataFrame:
+    """Train every (lambda, trial) network of one width together; one row per network."""
+    dev = engine.pick_device(device)
+    loss = "cross_entropy" if cfg.dataset == "mnist" else "mse"
+    x = torch.tensor(data["x_train"].T, device=dev)
+    x_test = torch.tensor(data["x_test"].T, device=dev)
+    y, y_test = _targets(data, cfg.dataset, "train").to(dev), _targets(data, cfg.dataset, "test")
+    n_out = int(y.max()) + 1 if cfg.dataset == "mnist" else y.shape[0]
+    lams = np.repeat(cfg.lams, cfg.trials)
+    trials = np.tile(np.arange(cfg.trials), len(cfg.lams))
+    seeds = [
+        derive_seed("jacot2022", "fig2", cfg.dataset, cfg.width, lam, cfg.seed, t)
+        for lam, t in zip(lams, trials, strict=True)
+    ]
+    widths = (x.shape[0], cfg.width, cfg.width, n_out)
+    model = engine.BatchedMLP(engine.NetworkConfig(widths, bias=True), seeds, dev, torch.float64)
+    phases = (
+        engine.Phase("adam", cfg.adam_lr, cfg.adam_steps),
+        engine.Phase("gd", cfg.gd_lr, cfg.gd_steps),
+    )
+    result = engine.train(
+        model,
+        x,
+        y,
+        torch.tensor(lams, device=dev),
+        engine.TrainConfig(loss, phases, log_every=cfg.log_every),
+        **({"log": log} if log else {}),
+    )
+    with torch.no_grad():
+        test = engine.network_losses(model.forward(x_test), y_test.to(dev), loss).cpu().numpy()
+    return pd.DataFrame(
+        {
+            "dataset": cfg.dataset,
+            "width": cfg.width,
+            "lam": lams,
+            "trial": trials,
+            "objective": result.objective,
+            "train_loss": result.loss,
+            "test_loss": test,
+            "diverged": result.diverged,
+        }
+    )
+
+
+def curves(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per (dataset, lambda, width): the trial with the lowest objective (its test loss is the
+    one plotted, as in App. A), and `best`, the lowest objective found at any width <= this one
+    (a wider network contains every narrower one)."""
+    ok = runs[~runs.diverged.astype(bool)]
+    chosen = ok.loc[ok.groupby(["dataset", "lam", "width"]).objective.idxmin()]
+    chosen = chosen.sort_values(["dataset", "lam", "width"]).reset_index(drop=True)
+    chosen["best"] = chosen.groupby(["dataset", "lam"]).objective.cummin()
+    every = ok.groupby(["dataset", "lam", "width"]).objective.agg(
+        lambda v: ";".join(f"{x:.12g}" for x in v)
+    )
+    return chosen.join(every.rename("all_objectives"), on=["dataset", "lam", "width"])
