@@ -104,3 +104,59 @@ def test_fig2_trains_every_lambda_and_trial_and_picks_the_best():
     for r in chosen.itertuples():
         assert r.objective == runs[runs.lam == r.lam].objective.min()
         assert len(r.all_objectives.split(";")) == 2
+
+
+def _small_network(seed=0, widths=(3, 9, 8, 2), n=5):
+    import torch
+
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(widths[0], n, dtype=torch.float64, generator=g)
+    ws = [
+        torch.randn(o, i, dtype=torch.float64, generator=g)
+        for i, o in zip(widths[:-1], widths[1:], strict=True)
+    ]
+    bs = [torch.randn(o, dtype=torch.float64, generator=g) for o in widths[1:]]
+    return x, ws, bs
+
+
+def test_attraction_matches_its_closed_form_and_repulsion_its_finite_differences():
+    import torch
+
+    from l2relu.jacot2022 import forces
+
+    x, ws, bs = _small_network()
+    zs = forces.representations(ws, bs, x)
+    (attraction, repulsion), _ = forces.forces(zs, x, beta=1.0, eps=0.0)
+    p = torch.linalg.pinv(forces.with_bias_row(x, 1.0))
+    np.testing.assert_allclose(attraction, (2 * zs[0] @ p @ p.T).numpy(), rtol=1e-8, atol=1e-10)
+
+    def repulsion_term(z1):
+        a = forces.with_bias_row(torch.relu(z1), 1.0)
+        return float((zs[1] @ torch.linalg.pinv(a)).pow(2).sum())
+
+    h = 1e-6
+    for i, j in [(0, 0), (3, 2), (8, 4)]:
+        step = torch.zeros_like(zs[0])
+        step[i, j] = h
+        numeric = (repulsion_term(zs[0] + step) - repulsion_term(zs[0] - step)) / (2 * h)
+        assert repulsion[i, j] == pytest.approx(numeric, rel=1e-4, abs=1e-6)
+
+
+def test_tikhonov_pseudo_inverse_tends_to_the_exact_one():
+    import torch
+
+    from l2relu.jacot2022 import forces
+
+    a = torch.randn(6, 4, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    exact = torch.linalg.pinv(a)
+    torch.testing.assert_close(forces.tikhonov_pinv(a, 1e-12), exact, rtol=1e-8, atol=1e-10)
+    assert (forces.tikhonov_pinv(a, 1.0) - exact).abs().max() > 1e-3
+
+
+def test_pca_basis_is_orthonormal_and_sign_stable():
+    from l2relu.jacot2022 import forces
+
+    m = np.random.default_rng(0).standard_normal((20, 7))
+    basis = forces.pca_basis(m)
+    np.testing.assert_allclose(basis @ basis.T, np.eye(2), atol=1e-12)
+    np.testing.assert_allclose(forces.pca_basis(-m), basis)
