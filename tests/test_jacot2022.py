@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from l2relu.jacot2022 import theory
-from l2relu.plateau import plateau_onset
+from l2relu.plateau import plateau_onset, with_running_best
 
 
 def test_bipartite_incidence_has_n2_over_4_edges_and_no_triangle():
@@ -61,7 +61,7 @@ def test_running_best_is_monotone_and_onsets_use_it():
     losses = pd.DataFrame(
         {"setting": "oned", "N": 3, "width": [1, 2, 3, 4], "objective": [4.0, 1.0, 3.0, 1.0]}
     )
-    assert theory.with_running_best(losses).best.tolist() == [4.0, 1.0, 1.0, 1.0]
+    assert with_running_best(losses, theory.CURVE).best.tolist() == [4.0, 1.0, 1.0, 1.0]
     assert theory.onsets(losses, 0.01).onset.tolist() == [2]
 
 

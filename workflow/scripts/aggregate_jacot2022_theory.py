@@ -8,6 +8,7 @@ import pandas as pd  # noqa: E402
 
 from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2022 import ledger, theory  # noqa: E402
+from l2relu.plateau import with_running_best  # noqa: E402
 
 p = snakemake.params
 losses = pd.concat([pd.read_csv(f) for f in snakemake.input.plateaus], ignore_index=True)
@@ -27,6 +28,6 @@ rows = ledger.theory_claims(
     levels,
     p.lam,
 )
-write_table(theory.with_running_best(losses), snakemake.output.plateau)
+write_table(with_running_best(losses, theory.CURVE), snakemake.output.plateau)
 write_table(onsets, snakemake.output.onsets)
 write_table(rows, snakemake.output.claims)

@@ -8,7 +8,11 @@ import pandas as pd
 import torch
 
 from l2relu import engine
+from l2relu.plateau import with_running_best
 from l2relu.seeding import derive_seed, rng_for
+
+# One plateau curve per data set and lambda.
+CURVE = ["dataset", "lam"]
 
 
 @dataclass(frozen=True)
@@ -104,10 +108,6 @@ def curves(runs: pd.DataFrame) -> pd.DataFrame:
     one plotted, as in App. A), and `best`, the lowest objective found at any width <= this one
     (a wider network contains every narrower one)."""
     ok = runs[~runs.diverged.astype(bool)]
-    chosen = ok.loc[ok.groupby(["dataset", "lam", "width"]).objective.idxmin()]
-    chosen = chosen.sort_values(["dataset", "lam", "width"]).reset_index(drop=True)
-    chosen["best"] = chosen.groupby(["dataset", "lam"]).objective.cummin()
-    every = ok.groupby(["dataset", "lam", "width"]).objective.agg(
-        lambda v: ";".join(f"{x:.12g}" for x in v)
-    )
-    return chosen.join(every.rename("all_objectives"), on=["dataset", "lam", "width"])
+    chosen = with_running_best(ok.loc[ok.groupby([*CURVE, "width"]).objective.idxmin()], CURVE)
+    every = ok.groupby([*CURVE, "width"]).objective.agg(lambda v: ";".join(f"{x:.12g}" for x in v))
+    return chosen.join(every.rename("all_objectives"), on=[*CURVE, "width"])

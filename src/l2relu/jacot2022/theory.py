@@ -9,8 +9,11 @@ import torch
 
 from l2relu import engine
 from l2relu.jacot2022 import forces
-from l2relu.plateau import plateau_onset
+from l2relu.plateau import plateau_onset, with_running_best
 from l2relu.seeding import derive_seed, rng_for
+
+# One plateau curve per data set.
+CURVE = ["setting", "N"]
 
 
 def bipartite_incidence(n: int) -> np.ndarray:
@@ -226,19 +229,10 @@ def plateau_losses(cfg: PlateauConfig, log=None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def with_running_best(losses: pd.DataFrame) -> pd.DataFrame:
-    """Add `best`: the lowest objective found at any width <= this one. A network of width w
-    contains every narrower one (zero the extra neurons), so this is a valid estimate of the
-    width-w minimum, non-increasing in width as the true minimum is."""
-    losses = losses.sort_values(["setting", "N", "width"]).reset_index(drop=True)
-    losses["best"] = losses.groupby(["setting", "N"]).objective.cummin()
-    return losses
-
-
 def onsets(losses: pd.DataFrame, rel_tol: float) -> pd.DataFrame:
     """Plateau onset of every (setting, N), on the running best of `with_running_best`."""
     rows = []
-    for (setting, n), r in with_running_best(losses).groupby(["setting", "N"], sort=True):
+    for (setting, n), r in with_running_best(losses, CURVE).groupby(CURVE, sort=True):
         rows.append(
             {
                 "setting": setting,
