@@ -54,11 +54,6 @@ def psi(zs, x: torch.Tensor, beta: float):
     return weights
 
 
-def reformulated_penalty(zs, x: torch.Tensor, beta: float) -> float:
-    """sum_l ||Z_l (Z^sigma_{l-1})^+||_F^2, the regularizer of L^r_lambda."""
-    return float(sum(w.pow(2).sum() for w in psi(zs, x, beta)))
-
-
 def pca_basis(m: np.ndarray) -> np.ndarray:
     """The 2 leading right-singular directions of the rows of m, uncentered so that the origin
     (and rays through it) keeps its meaning. Signs fixed for reproducible drawings."""
