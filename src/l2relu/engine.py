@@ -10,7 +10,7 @@ import math
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -25,10 +25,6 @@ class NetworkConfig:
     widths: tuple[int, ...]  # d_0 (input), hidden widths, d_k (output); depth k = len(widths) - 1
     bias: bool = False  # a bias on every layer (timor2022 has none; jacot2022 has one)
     init_scale: float = 1.0  # multiplies He init N(0, 2/fan_in); small = start near the origin
-
-    @property
-    def depth(self) -> int:
-        return len(self.widths) - 1
 
 
 @dataclass(frozen=True)
@@ -45,7 +41,6 @@ class TrainConfig:
     dtype: str = "float64"  # float64 keeps tiny losses and norms exact enough to compare
     log_every: int = 1000  # steps between progress lines in the job's log
     device: str = "auto"  # "auto": CUDA when present, else CPU
-    history_every: int = 0  # steps between recorded loss values (0: only the end)
 
 
 @dataclass
@@ -53,7 +48,6 @@ class TrainResult:
     loss: np.ndarray  # (B,) data loss at the end
     objective: np.ndarray  # (B,) data loss + lambda * ||theta||^2 at the end
     diverged: np.ndarray  # (B,) True where the loss became NaN or infinite
-    history: list = field(default_factory=list)  # dicts {step, network, loss, objective}
 
 
 def pick_device(preference: str = "auto") -> torch.device:
@@ -99,19 +93,17 @@ class BatchedMLP:
     def parameters(self) -> list[torch.Tensor]:
         return self.weights + self.biases
 
-    def forward(self, x: torch.Tensor, return_hidden: bool = False):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
         """x: (d_0, N) shared by all networks, or (B, d_0, N). Returns (B, d_k, N)."""
         h = x
-        hidden = []
         last = len(self.weights) - 1
         for layer, w in enumerate(self.weights):
             h = torch.matmul(w, h)
             if self.biases:
                 h = h + self.biases[layer][:, :, None]
             if layer < last:
-                hidden.append(h)
                 h = torch.relu(h)
-        return (h, hidden) if return_hidden else h
+        return h
 
     def squared_norm(self) -> torch.Tensor:
         """(B,) ||theta||^2 over every weight and bias."""
@@ -160,7 +152,6 @@ def train(
     lam = torch.as_tensor(lam, dtype=params[0].dtype, device=params[0].device)
     lam = lam.expand(model.batch)
     diverged = torch.zeros(model.batch, dtype=torch.bool, device=lam.device)
-    history = []
     total_steps = sum(p.steps for p in config.phases)
     done = 0
     start = time.perf_counter()
@@ -169,17 +160,11 @@ def train(
         loss = network_losses(model.forward(x), target, config.loss)
         return loss, loss + lam * model.squared_norm()
 
-    def record(step, loss, objective):
-        for b, (lv, ov) in enumerate(zip(loss.tolist(), objective.tolist(), strict=True)):
-            history.append({"step": step, "network": b, "loss": lv, "objective": ov})
-
     for phase in config.phases:
         opt = torch.optim.Adam(params, lr=phase.lr) if phase.optimizer == "adam" else None
         for _ in range(phase.steps):
             loss, objective = evaluate()
             diverged |= ~torch.isfinite(objective)
-            if config.history_every and done % config.history_every == 0:
-                record(done, loss.detach(), objective.detach())
             live = torch.where(diverged, torch.zeros_like(objective), objective)
             grads = torch.autograd.grad(live.sum(), params)
             with torch.no_grad():
@@ -208,15 +193,8 @@ def train(
     with torch.no_grad():
         loss, objective = evaluate()
     diverged |= ~torch.isfinite(objective)
-    if config.history_every:
-        record(done, loss, objective)
     return TrainResult(
         loss=loss.cpu().numpy(),
         objective=objective.cpu().numpy(),
         diverged=diverged.cpu().numpy(),
-        history=history,
     )
-
-
-def dtype_of(name: str) -> torch.dtype:
-    return {"float64": torch.float64, "float32": torch.float32}[name]

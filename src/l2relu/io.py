@@ -1,7 +1,6 @@
 """Atomic writes (nothing half-written is ever left behind) and run provenance."""
 
 import contextlib
-import json
 import os
 import subprocess
 import tempfile
@@ -32,11 +31,6 @@ def write_table(df, path) -> None:
     """Write a pandas table as CSV, atomically, with a fixed float format."""
     with atomic_path(path) as tmp:
         df.to_csv(tmp, index=False, float_format=FLOAT_FORMAT)
-
-
-def write_json(obj, path) -> None:
-    with atomic_path(path) as tmp:
-        tmp.write_text(json.dumps(obj, indent=2, sort_keys=True) + "\n")
 
 
 def code_version() -> str:
