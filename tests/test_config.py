@@ -52,6 +52,9 @@ def test_the_three_scales_are_valid(overlay):
         ({"jacot2022": {"theory": {"oned_N": []}}}, "jacot2022.theory.oned_N", "empty"),
         ({"jacot2022": {"theory": {"onehot_N": [0]}}}, "onehot_N.0", "minimum"),
         ({"jacot2022": {"theory": {"prop19": {"reduction": "avg"}}}}, "reduction", "avg"),
+        ({"jacot2022": {"fig1": {"digits": [7, 10]}}}, "jacot2022.fig1.digits.1", "maximum"),
+        ({"jacot2022": {"fig1": {"digits": [7, 7]}}}, "jacot2022.fig1.digits", "non-unique"),
+        ({"jacot2022": {"fig1": {"width": 0}}}, "jacot2022.fig1.width", "minimum"),
     ],
 )
 def test_bad_values_are_named(overlay, key, words):
@@ -76,6 +79,7 @@ def test_a_typo_fails_before_any_job_and_writes_nothing(workflow_copy):
         ),
         ("jacot2022:\n  data:\n    mnist_source: idx\n", "mnist_idx_dir: needed"),
         ("jacot2022:\n  fig2:\n    mnist:\n      n_train: 4500\n", "embedded set has 500"),
+        ("jacot2022:\n  fig1:\n    n_train: 3000\n", "jacot2022.fig1: n_train + n_test need 1000"),
     ],
 )
 def test_mnist_problems_stop_the_workflow_at_start_up(workflow_copy, tmp_path, overlay, words):

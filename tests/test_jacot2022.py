@@ -160,3 +160,96 @@ def test_pca_basis_is_orthonormal_and_sign_stable():
     basis = forces.pca_basis(m)
     np.testing.assert_allclose(basis @ basis.T, np.eye(2), atol=1e-12)
     np.testing.assert_allclose(forces.pca_basis(-m), basis)
+
+
+def test_radial_forces_are_the_incoming_and_outgoing_squared_norms():
+    """Along a neuron's own row, attraction = 2 ||W_l[k]||^2 and repulsion = -2 ||W_{l+1}[:, k]||^2
+    for the minimal-norm weights, so they cancel exactly where every neuron is balanced."""
+    import torch
+
+    from l2relu.jacot2022 import forces
+
+    g = torch.Generator().manual_seed(3)
+    x = torch.randn(3, 40, dtype=torch.float64, generator=g)  # N > width + 1: full row rank
+    widths = (3, 6, 5, 2)
+    ws = [
+        torch.randn(o, i, dtype=torch.float64, generator=g)
+        for i, o in zip(widths[:-1], widths[1:], strict=True)
+    ]
+    bs = [torch.randn(o, dtype=torch.float64, generator=g) for o in widths[1:]]
+    zs = forces.representations(ws, bs, x)
+    psi = forces.psi(zs, x, 1.0)
+    (attraction, repulsion), _ = forces.forces(zs, x, beta=1.0, eps=0.0)
+    z = zs[0].numpy()
+    unit = z / np.linalg.norm(z, axis=1, keepdims=True)
+    active = (z > 0).any(axis=1)
+    np.testing.assert_allclose(
+        (attraction * unit).sum(1)[active] * np.linalg.norm(z, axis=1)[active],
+        2 * (psi[0].numpy() ** 2).sum(1)[active],
+        rtol=1e-7,
+    )
+    np.testing.assert_allclose(
+        (repulsion * unit).sum(1)[active] * np.linalg.norm(z, axis=1)[active],
+        -2 * (psi[1].numpy()[:, :-1] ** 2).sum(0)[active],
+        rtol=1e-7,
+    )
+    # a random network is not balanced; rescaling each neuron to balance it cancels them
+    assert forces.radial_balance(z, attraction, repulsion) > 0.1
+    w_in, w_out = psi[0].numpy(), psi[1].numpy()[:, :-1]
+    c = np.sqrt(np.linalg.norm(w_out, axis=0) / np.linalg.norm(w_in, axis=1))
+    ws2 = [torch.tensor(w_in[:, :-1] * c[:, None]), torch.tensor(w_out / c), ws[2]]
+    bs2 = [torch.tensor(w_in[:, -1] * c), torch.tensor(psi[1].numpy()[:, -1]), bs[2]]
+    zs2 = forces.representations(ws2, bs2, x)
+    (a2, r2), _ = forces.forces(zs2, x, beta=1.0, eps=0.0)
+    assert forces.radial_balance(zs2[0].numpy(), a2, r2) < 1e-8
+
+
+def test_the_projection_keeps_feasible_directions_and_removes_the_others():
+    """With aligned neurons Z^sigma_1 loses rank. Scaling a neuron is always feasible and is
+    kept; a projected direction no longer moves Z_2 out of the row space to first order
+    (W_2 (D * active) (I - P) = 0), which a raw direction does."""
+    import torch
+
+    from l2relu.jacot2022 import forces
+
+    g = torch.Generator().manual_seed(4)
+    x = torch.randn(3, 12, dtype=torch.float64, generator=g)
+    w1 = torch.randn(4, 3, dtype=torch.float64, generator=g)
+    b1 = torch.randn(4, dtype=torch.float64, generator=g)
+    w1[3], b1[3] = 2 * w1[0], 2 * b1[0]  # neurons 0 and 3 on one ray
+    ws = [w1, torch.randn(3, 4, dtype=torch.float64, generator=g)]
+    bs = [b1, torch.randn(3, dtype=torch.float64, generator=g)]
+    zs = forces.representations(ws, bs, x)
+    project = forces.feasible_projection(zs, x, 0, 1.0, 1e-9)
+    s = forces.with_bias_row(torch.relu(zs[0]), 1.0)
+    outside = torch.eye(12, dtype=torch.float64) - torch.linalg.pinv(s, atol=1e-9) @ s
+    w2 = zs[1] @ torch.linalg.pinv(s, atol=1e-9)
+
+    def leaves_row_space(d):
+        return float((w2[:, :4] @ (torch.as_tensor(d) * (zs[0] > 0)) @ outside).norm())
+
+    direction = torch.randn(4, 12, dtype=torch.float64, generator=g)
+    projected = project(direction)
+    np.testing.assert_allclose(project(projected), projected, atol=1e-10)  # idempotent
+    assert leaves_row_space(direction) > 0.1 and leaves_row_space(projected) < 1e-10
+    scale_one = torch.zeros_like(zs[0])
+    scale_one[1] = zs[0][1]
+    np.testing.assert_allclose(project(scale_one), scale_one.numpy(), atol=1e-10)
+
+
+def test_rays_and_clusters_are_found():
+    from l2relu.jacot2022 import fig1
+
+    rng = np.random.default_rng(0)
+    directions = np.abs(rng.standard_normal((3, 10)))
+    rows = np.concatenate([np.outer(rng.uniform(1, 5, 4), d) for d in directions])
+    rows = np.concatenate([rows, -np.ones((2, 10))])  # two dead neurons
+    rays, ray_of, angle, active = fig1.find_rays(rows, 3)
+    assert active.tolist() == [True] * 12 + [False] * 2
+    assert np.nanmax(angle) < 1e-6 and len(set(ray_of[:12])) == 3
+    assert (ray_of[:4] == ray_of[0]).all() and (ray_of[12:] == -1).all()
+    labels = np.repeat([0, 1, 2], 4)
+    assert (
+        fig1.silhouette(rows[:12] / np.linalg.norm(rows[:12], axis=1, keepdims=True), labels) > 0.99
+    )
+    assert fig1.silhouette(rng.standard_normal((12, 10)), labels) < 0.2

@@ -13,6 +13,7 @@ TARGETS = [
     "timor2022_fig2",
     "timor2022_fig3",
     "timor2022_theory",
+    "jacot2022_fig1",
     "jacot2022_fig2",
     "jacot2022_theory",
 ]

@@ -18,19 +18,35 @@ def explain(config: dict, schema: dict) -> str | None:
 
 def mnist_problem(jacot: dict) -> str | None:
     """Whether the MNIST subsets the config asks for can be drawn from the chosen source."""
-    from l2relu.data.mnist import EMBEDDED_SIZE, check_idx_dir
+    from l2relu.data.mnist import EMBEDDED_SIZE, IDX_FEWEST, check_idx_dir
 
     data = jacot["data"]
     if data["mnist_source"] == "idx":
         if not data["mnist_idx_dir"]:
             return "config key jacot2022.data.mnist_idx_dir: needed when mnist_source is idx"
         problem = check_idx_dir(data["mnist_idx_dir"])
-        return f"config key jacot2022.data.mnist_idx_dir: {problem}" if problem else None
-    panel = jacot["fig2"]["mnist"]
-    per_digit = -(-panel["n_train"] // 10) + -(-panel["n_test"] // 10)
-    if per_digit > EMBEDDED_SIZE:
-        return (
-            f"config key jacot2022.fig2.mnist: n_train + n_test need {per_digit} images of a "
-            f"digit, the embedded set has {EMBEDDED_SIZE}"
-        )
+        if problem:
+            return f"config key jacot2022.data.mnist_idx_dir: {problem}"
+    requests = {
+        "jacot2022.fig1": (jacot["fig1"]["digits"], jacot["fig1"]["n_train"], 0),
+        "jacot2022.fig2.mnist": (
+            range(10),
+            jacot["fig2"]["mnist"]["n_train"],
+            jacot["fig2"]["mnist"]["n_test"],
+        ),
+    }
+    for key, (digits, n_train, n_test) in requests.items():
+        train, test = -(-n_train // len(digits)), -(-n_test // len(digits))
+        if data["mnist_source"] == "idx":
+            if train > IDX_FEWEST["train"] or test > IDX_FEWEST["test"]:
+                return (
+                    f"config key {key}: n_train, n_test need {train}, {test} images of a digit; "
+                    f"MNIST's training and test sets have at least {IDX_FEWEST['train']} and "
+                    f"{IDX_FEWEST['test']}"
+                )
+        elif train + test > EMBEDDED_SIZE:
+            return (
+                f"config key {key}: n_train + n_test need {train + test} images of a digit, the "
+                f"embedded set has {EMBEDDED_SIZE}"
+            )
     return None

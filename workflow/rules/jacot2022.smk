@@ -121,17 +121,109 @@ rule jacot2022_theory:
         target_files("jacot2022_theory"),
 
 
-# ------------------------------------------------------------------------------ Fig. 2
+# ------------------------------------------------------------------------------ data
 
 JACOT_DATA = config["jacot2022"]["data"]
+# MNIST subsets: digits (joined), train and test sizes, seed; drawn once, read by every step.
+MNIST_DATA = "results/jacot2022/data/mnist_d{digits}_n{n_train}_t{n_test}_s{seed}.npz"
+
+# ------------------------------------------------------------------------------ Fig. 1
+
+JACOT_FIG1 = config["jacot2022"]["fig1"]
+FIG1_DIGITS = "".join(map(str, JACOT_FIG1["digits"]))
+FIG1_DATA = MNIST_DATA.format(
+    digits=FIG1_DIGITS, n_train=JACOT_FIG1["n_train"], n_test=0, seed=JACOT_FIG1["seed"]
+)
+FIG1_RUN = "jacot2022/fig1/w{width}_d3_lam{lam}_s{seed}".format(
+    width=JACOT_FIG1["width"], lam=fmt_lam(JACOT_FIG1["lam"]), seed=JACOT_FIG1["seed"]
+)
+FIG1_TRAINING = {
+    k: JACOT_FIG1[k] for k in ("digits", "width", "lam", "lr", "steps", "seed", "log_every")
+}
+FIG1_TABLES = {k: f"results/{FIG1_RUN}/{k}.csv" for k in ("points", "neurons", "rays", "layers")}
+
+
+rule train_jacot2022_fig1:
+    input:
+        data=FIG1_DATA,
+        code=src_modules("engine", "jacot2022/fig1"),
+    output:
+        checkpoint=f"results/{FIG1_RUN}/model.pt",
+    conda:
+        ENV
+    log:
+        f"logs/{FIG1_RUN}/train.log",
+    params:
+        config=FIG1_TRAINING,
+        device=config["device"],
+    threads: 2
+    resources:
+        runtime=config["resources"]["train_runtime_min"],
+        mem_mb=config["resources"]["train_mem_mb"],
+    script:
+        "../scripts/train_jacot2022_fig1.py"
+
+
+rule compute_jacot2022_fig1_forces:
+    input:
+        data=FIG1_DATA,
+        checkpoint=f"results/{FIG1_RUN}/model.pt",
+        code=src_modules("claims", "jacot2022/fig1", "jacot2022/forces", "jacot2022/ledger"),
+    output:
+        **FIG1_TABLES,
+        claims=claims_rows("jacot2022_fig1"),
+    conda:
+        ENV
+    log:
+        f"logs/{FIG1_RUN}/forces.log",
+    params:
+        fig1=FIG1_TRAINING,
+        forces={k: JACOT_FIG1[k] for k in ("eps", "ray_angle_deg")},
+        thresholds={k: JACOT_FIG1[k] for k in ("silhouette_min", "ray_mass_min", "balance_max")},
+    script:
+        "../scripts/compute_jacot2022_fig1_forces.py"
+
+
+rule execute_jacot2022_fig1_notebook:
+    input:
+        notebook="notebooks/jacot2022_fig1.ipynb",
+        **{k: v for k, v in FIG1_TABLES.items() if k != "layers"},
+    output:
+        notebook="results/notebooks/jacot2022_fig1.ipynb",
+        pdf="figures/jacot2022_fig1.pdf",
+        png=report(
+            "figures/jacot2022_fig1.png",
+            caption="../report/jacot2022_fig1.rst",
+            category="jacot2022",
+        ),
+    conda:
+        ENV
+    log:
+        "logs/notebooks/jacot2022_fig1.log",
+    params:
+        parameters=notebook_parameters(),
+    shell:
+        PAPERMILL
+
+
+rule jacot2022_fig1:
+    input:
+        target_files("jacot2022_fig1"),
+
+
+# ------------------------------------------------------------------------------ Fig. 2
+
 JACOT_FIG2 = config["jacot2022"]["fig2"]
 FIG2_MNIST = JACOT_FIG2["mnist"]
 FIG2_TEACHER = JACOT_FIG2["teacher"]
 FIG2_PANELS = {"mnist": FIG2_MNIST, "teacher": FIG2_TEACHER}
+# Every MNIST subset the config asks for: (digits, n_train, n_test, seed).
+MNIST_SUBSETS = [
+    (FIG1_DIGITS, JACOT_FIG1["n_train"], 0, JACOT_FIG1["seed"]),
+    ("0123456789", FIG2_MNIST["n_train"], FIG2_MNIST["n_test"], FIG2_MNIST["seed"]),
+]
 FIG2_DATA = {
-    "mnist": "results/jacot2022/data/mnist_d0123456789_n{n_train}_t{n_test}_s{seed}.npz".format(
-        **FIG2_MNIST
-    ),
+    "mnist": MNIST_DATA.format(digits="0123456789", **FIG2_MNIST),
     "teacher": "results/jacot2022/data/teacher_w{w}_n{n_train}_t{n_test}_s{seed}.npz".format(
         w="-".join(map(str, FIG2_TEACHER["widths"])), **FIG2_TEACHER
     ),
@@ -156,21 +248,26 @@ FIG2_RUNS = [
 
 
 rule generate_jacot2022_mnist:
+    wildcard_constraints:
+        digits="|".join(d for d, _, _, _ in MNIST_SUBSETS),
+        n_train="|".join(str(n) for _, n, _, _ in MNIST_SUBSETS),
+        n_test="|".join(str(t) for _, _, t, _ in MNIST_SUBSETS),
+        seed="|".join(str(s) for _, _, _, s in MNIST_SUBSETS),
     input:
         code=src_modules("data/mnist"),
     output:
-        data=FIG2_DATA["mnist"],
+        data=MNIST_DATA,
     conda:
         ENV
     log:
-        "logs/jacot2022/data/generate_mnist.log",
+        "logs/jacot2022/data/mnist_d{digits}_n{n_train}_t{n_test}_s{seed}.log",
     params:
         source=JACOT_DATA["mnist_source"],
         idx_dir=JACOT_DATA["mnist_idx_dir"],
-        digits=list(range(10)),
-        n_train=FIG2_MNIST["n_train"],
-        n_test=FIG2_MNIST["n_test"],
-        seed=FIG2_MNIST["seed"],
+        digits=lambda wc: [int(d) for d in wc.digits],
+        n_train=lambda wc: int(wc.n_train),
+        n_test=lambda wc: int(wc.n_test),
+        seed=lambda wc: int(wc.seed),
     script:
         "../scripts/generate_jacot2022_mnist.py"
 

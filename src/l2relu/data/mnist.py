@@ -22,6 +22,7 @@ IDX_SHA256 = {
     "t10k-labels-idx1-ubyte.gz": "f7ae60f92e00ec6debd23a6088c31dbd2371eca3ffa0defaefb259924204aec6",
 }
 EMBEDDED_SIZE = 500  # images per digit in the embedded set
+IDX_FEWEST = {"train": 5421, "test": 892}  # the rarest digit's images in the full data set
 
 
 def embedded_path() -> Path:

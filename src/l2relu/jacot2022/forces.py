@@ -45,6 +45,59 @@ def forces(zs, x: torch.Tensor, beta: float, eps: float):
     return out
 
 
+def _row_space(a: torch.Tensor, tol: float) -> torch.Tensor:
+    """Orthonormal basis (N x r) of the row space of a, singular values <= tol counted as 0."""
+    _, s, vt = torch.linalg.svd(a, full_matrices=False)
+    return vt[: int((s > tol).sum())].T
+
+
+def feasible_projection(zs, x: torch.Tensor, layer: int, beta: float, tol: float):
+    """The projection onto the directions D in which Z_l can move, the other Z fixed, while the
+    representations stay those of a network (Prop. 1's set: Im Z_l^T in Im (Z^sigma_{l-1})^T and
+    Im Z_{l+1}^T in Im (Z^sigma_l)^T), to first order. At a critical point of L_lambda only the
+    projected gradient of L^r_lambda vanishes: when neurons align along rays, Z^sigma_l loses
+    rank and the raw forces need not cancel.
+
+    Singular values <= tol count as zero (tol = sqrt(eps) matches a Tikhonov eps). Returns a
+    function mapping an n_l x N force to its projection."""
+    z = zs[layer].detach()
+    prev = with_bias_row(x if layer == 0 else torch.relu(zs[layer - 1]).detach(), beta)
+    q = _row_space(prev, tol)  # D = C q^T: rows of D in the row space of Z^sigma_{l-1}
+    s = with_bias_row(torch.relu(z), beta)
+    qs = _row_space(s, tol)
+    outside = torch.eye(z.shape[1], dtype=z.dtype) - qs @ qs.T
+    w_next = zs[layer + 1].detach() @ torch.linalg.pinv(s, atol=tol)
+    active = (z > 0).to(z.dtype)
+    # d/dt Z_{l+1} (I - P(Z^sigma_l + t D)) = -W_{l+1} (D * active) (I - P) must vanish:
+    # a linear map of C, one block per neuron i, w_next[:, i] (x) (q^T diag(active_i) outside)^T.
+    blocks = torch.einsum("ai,ikj->ajik", w_next[:, : z.shape[0]], q.T[None] * active[:, None])
+    blocks = torch.einsum("ajik,jm->amik", blocks, outside)
+    constraint = blocks.reshape(-1, z.shape[0] * q.shape[1])
+    _, sv, vt = torch.linalg.svd(constraint, full_matrices=False)
+    normal = vt[: int((sv > 1e-9 * sv.max()).sum())] if sv.numel() and sv.max() > 0 else vt[:0]
+
+    def project(force):
+        c = (torch.as_tensor(force, dtype=z.dtype) @ q).reshape(-1)
+        c = c - normal.T @ (normal @ c)
+        return (c.reshape(z.shape[0], -1) @ q.T).numpy()
+
+    return project
+
+
+def radial_balance(z: np.ndarray, attraction: np.ndarray, repulsion: np.ndarray) -> float:
+    """||a + r|| / ||a|| over the components of each active neuron's forces along its own row.
+
+    Scaling one neuron's row keeps every constraint (ReLU is homogeneous: the row space of
+    Z^sigma does not move), so at any critical point of L_lambda these components cancel
+    exactly, whatever the rank; they equal 2 ||W_l[k]||^2 and -2 ||W_{l+1}[:, k]||^2 (eps = 0)."""
+    norms = np.linalg.norm(z, axis=1)
+    active = np.linalg.norm(np.maximum(z, 0), axis=1) > 0
+    unit = z[active] / norms[active, None]
+    along_a = (attraction[active] * unit).sum(axis=1)
+    along_r = (repulsion[active] * unit).sum(axis=1)
+    return float(np.linalg.norm(along_a + along_r) / np.linalg.norm(along_a))
+
+
 def psi(zs, x: torch.Tensor, beta: float):
     """Psi(Z): the weights W_l = Z_l (Z^sigma_{l-1})^+ (Prop. 1), as (n_l, n_{l-1} + 1)."""
     weights, h = [], x
@@ -54,9 +107,9 @@ def psi(zs, x: torch.Tensor, beta: float):
     return weights
 
 
-def pca_basis(m: np.ndarray) -> np.ndarray:
-    """The 2 leading right-singular directions of the rows of m, uncentered so that the origin
-    (and rays through it) keeps its meaning. Signs fixed for reproducible drawings."""
-    _, _, vt = np.linalg.svd(m, full_matrices=False)
+def pca_basis(m: np.ndarray, center: bool = False) -> np.ndarray:
+    """The 2 leading principal directions of the rows of m; uncentered by default, so that the
+    origin (and rays through it) keeps its meaning. Signs fixed for reproducible drawings."""
+    _, _, vt = np.linalg.svd(m - m.mean(axis=0) if center else m, full_matrices=False)
     basis = vt[:2]
     return basis * np.sign(basis[np.arange(2), np.abs(basis).argmax(axis=1)])[:, None]

@@ -155,3 +155,47 @@ def fig2_claims(runs, chosen, onset_rel_tol, onset_factor, monotone_rel_tol) -> 
         )
     )
     return claims.table(rows)
+
+
+def fig1_claims(layers, diverged, silhouette_min, ray_mass_min, balance_max, ray_angle_deg):
+    """Fig. 1's observations, per hidden layer: the data cluster by digit, the neurons lie on
+    rays, and attraction and repulsion cancel at the end of training."""
+    target = "jacot2022_fig1"
+    rows = []
+    for r in layers.itertuples():
+        rows.append(
+            claims.at_least(
+                target,
+                f"silhouette of the data columns of Z{r.layer} by digit "
+                f"(inputs: {r.input_silhouette:.2f})",
+                "inputs cluster by digit",
+                r.silhouette,
+                silhouette_min,
+                fmt="{:.3f}",
+            )
+        )
+        rows.append(
+            claims.at_least(
+                target,
+                f"share of the active neurons' norm within {ray_angle_deg:g} deg of a ray, "
+                f"Z{r.layer} ({r.active_neurons} active)",
+                "neurons align along rays",
+                r.mass_on_ray,
+                ray_mass_min,
+                fmt="{:.3f}",
+            )
+        )
+        rows.append(
+            claims.at_most(
+                target,
+                f"||attraction + repulsion|| / ||attraction|| along each neuron, Z{r.layer}",
+                "attraction and repulsion cancel",
+                r.balance_radial,
+                balance_max,
+                fmt="{:.1e}",
+            )
+        )
+    rows.append(
+        claims.at_most(target, "the network diverged (NaN/inf loss)", "no", int(diverged), 0)
+    )
+    return claims.table(rows)

@@ -1,0 +1,198 @@
+"""Fig. 1: the hidden representations of a depth-3 network trained on three MNIST digits, with
+the attraction and repulsion forces on its data points (columns) and neurons (rows)."""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import torch
+
+from l2relu import engine
+from l2relu.jacot2022 import forces
+from l2relu.seeding import derive_seed
+
+# The bias input, Z^sigma = (sigma(Z); beta 1^T): 1 in the paper, and what the engine's biases are.
+BETA = 1.0
+
+
+@dataclass(frozen=True)
+class Fig1Config:
+    digits: tuple[int, ...]  # the classes (7, 8, 9 in the paper)
+    width: int  # both hidden layers (50 in the paper)
+    lam: float  # L2 coefficient on every weight and bias (not stated in the paper)
+    lr: float  # full-batch GD step size (not stated)
+    steps: int  # GD steps (20k in the paper)
+    seed: int
+    log_every: int
+
+
+@dataclass(frozen=True)
+class ForcesConfig:
+    eps: float  # Tikhonov eps of the pseudo-inverses (the paper regularizes, value not stated)
+    ray_angle_deg: float  # a neuron within this angle of a ray counts as on it
+
+
+def train(cfg: Fig1Config, data: dict, device="auto", log=None):
+    """Full-batch GD on cross-entropy + lam ||W||^2 (biases included). Returns the weights and
+    biases (numpy, input layer first) and the final objective and loss."""
+    dev = engine.pick_device(device)
+    x = torch.tensor(data["x_train"].T, device=dev)
+    y = torch.tensor(np.searchsorted(cfg.digits, data["y_train"]), device=dev)
+    # the initialization depends on the architecture and the seed only
+    seed = derive_seed("jacot2022", "fig1", cfg.digits, cfg.width, cfg.seed)
+    widths = (x.shape[0], cfg.width, cfg.width, len(cfg.digits))
+    config = engine.NetworkConfig(widths, bias=True)
+    model = engine.BatchedMLP(config, [seed], dev, torch.float64)
+    phases = (engine.Phase("gd", cfg.lr, cfg.steps),)
+    train_config = engine.TrainConfig("cross_entropy", phases, log_every=cfg.log_every)
+    result = engine.train(model, x, y, cfg.lam, train_config, **({"log": log} if log else {}))
+    arrays = {f"w{i + 1}": w[0].detach().cpu().numpy() for i, w in enumerate(model.weights)}
+    arrays |= {f"b{i + 1}": b[0].detach().cpu().numpy() for i, b in enumerate(model.biases)}
+    summary = {
+        "objective": float(result.objective[0]),
+        "loss": float(result.loss[0]),
+        "diverged": bool(result.diverged[0]),
+    }
+    return seed, arrays, summary
+
+
+def silhouette(points: np.ndarray, labels: np.ndarray) -> float:
+    """Mean silhouette (Euclidean) of points (rows) grouped by label: 1 = tight, separated
+    clusters, 0 = no cluster structure."""
+    dist = np.linalg.norm(points[:, None] - points[None], axis=2)
+    scores = []
+    for i, label in enumerate(labels):
+        same = labels == label
+        within = dist[i, same].sum() / max(same.sum() - 1, 1)
+        between = min(dist[i, labels == c].mean() for c in np.unique(labels) if c != label)
+        scores.append((between - within) / max(within, between))
+    return float(np.mean(scores))
+
+
+def find_rays(rows: np.ndarray, n_rays: int, active_floor: float = 1e-6):
+    """Rays through the origin along which the active neurons (rows) align: spherical k-means on
+    the neuron directions, weighted by norm, started deterministically from the longest row and
+    the rows farthest in angle from the rays so far. Returns (unit ray directions, each row's
+    ray, each row's angle to it in degrees, active mask)."""
+    norms = np.linalg.norm(rows, axis=1)
+    active = np.linalg.norm(np.maximum(rows, 0), axis=1) > active_floor * norms.max()
+    ray_of = np.full(len(rows), -1)
+    angle = np.full(len(rows), np.nan)
+    if not active.any():  # every neuron dead: no ray to find
+        return np.zeros((0, rows.shape[1])), ray_of, angle, active
+    unit = rows[active] / norms[active, None]
+    n_rays = min(n_rays, len(unit))
+    rays = [unit[np.argmax(norms[active])]]
+    while len(rays) < n_rays:
+        rays.append(unit[np.argmin(np.max(unit @ np.array(rays).T, axis=1))])
+    rays = np.array(rays)
+    for _ in range(100):
+        assignment = np.argmax(unit @ rays.T, axis=1)
+        updated = np.array(
+            [
+                (unit[assignment == k] * norms[active][assignment == k, None]).sum(axis=0)
+                if (assignment == k).any()
+                else rays[k]
+                for k in range(n_rays)
+            ]
+        )
+        updated /= np.linalg.norm(updated, axis=1, keepdims=True)
+        if np.allclose(updated, rays, atol=1e-12):
+            break
+        rays = updated
+    ray_of[active] = np.argmax(unit @ rays.T, axis=1)
+    angle[active] = np.degrees(np.arccos(np.clip(np.max(unit @ rays.T, axis=1), -1, 1)))
+    return rays, ray_of, angle, active
+
+
+def analyze(arrays: dict, data: dict, fig: Fig1Config, cfg: ForcesConfig) -> dict:
+    """Forces on both hidden layers, their 2-D PCA views, rays, clustering and balance.
+
+    Returns tables: `points` (data columns), `neurons` (rows), `rays`, `layers` (one row per
+    hidden layer: clustering, share of neurons on a ray, balance of the forces)."""
+    x = torch.tensor(data["x_train"].T)
+    labels = np.asarray(data["y_train"])
+    n_layers = sum(k.startswith("w") for k in arrays)
+    weights = [torch.tensor(arrays[f"w{i + 1}"]) for i in range(n_layers)]
+    biases = [torch.tensor(arrays[f"b{i + 1}"]) for i in range(n_layers)]
+    zs = forces.representations(weights, biases, x, BETA)
+    raw = forces.forces(zs, x, BETA, cfg.eps)
+    tables = {"points": [], "neurons": [], "rays": [], "layers": []}
+    for layer, (attraction, repulsion) in enumerate(raw):
+        z = zs[layer].numpy()
+        project = forces.feasible_projection(zs, x, layer, BETA, np.sqrt(cfg.eps))
+        p_attraction, p_repulsion = project(attraction), project(repulsion)
+        name = layer + 1
+
+        # (a), (c): data columns, PCA centered on their mean
+        basis = forces.pca_basis(z.T, center=True)
+        xy = (z.T - z.T.mean(axis=0)) @ basis.T
+        tables["points"].append(
+            pd.DataFrame(
+                {
+                    "layer": name,
+                    "point": np.arange(z.shape[1]),
+                    "digit": labels,
+                    "pc1": xy[:, 0],
+                    "pc2": xy[:, 1],
+                    "attraction_pc1": (p_attraction.T @ basis.T)[:, 0],
+                    "attraction_pc2": (p_attraction.T @ basis.T)[:, 1],
+                    "repulsion_pc1": (p_repulsion.T @ basis.T)[:, 0],
+                    "repulsion_pc2": (p_repulsion.T @ basis.T)[:, 1],
+                }
+            )
+        )
+        # (b), (d): neuron rows, PCA through the origin so that rays stay rays
+        basis = forces.pca_basis(z)
+        xy = z @ basis.T
+        rays, ray_of, angle, active = find_rays(z, len(fig.digits))
+        tables["neurons"].append(
+            pd.DataFrame(
+                {
+                    "layer": name,
+                    "neuron": np.arange(z.shape[0]),
+                    "active": active,
+                    "ray": ray_of,
+                    "angle_deg": angle,
+                    "pc1": xy[:, 0],
+                    "pc2": xy[:, 1],
+                    "attraction_pc1": (p_attraction @ basis.T)[:, 0],
+                    "attraction_pc2": (p_attraction @ basis.T)[:, 1],
+                    "repulsion_pc1": (p_repulsion @ basis.T)[:, 0],
+                    "repulsion_pc2": (p_repulsion @ basis.T)[:, 1],
+                }
+            )
+        )
+        mass = np.linalg.norm(np.maximum(z[active], 0), axis=1)
+        on_ray = angle[active] <= cfg.ray_angle_deg
+        ray_xy = rays @ basis.T
+        tables["rays"].append(
+            pd.DataFrame(
+                {
+                    "layer": name,
+                    "ray": np.arange(len(rays)),
+                    "pc1": ray_xy[:, 0],
+                    "pc2": ray_xy[:, 1],
+                    "neurons": np.bincount(ray_of[active], minlength=len(rays)),
+                }
+            )
+        )
+        norm = np.linalg.norm
+        tables["layers"].append(
+            pd.DataFrame(
+                {
+                    "layer": [name],
+                    "active_neurons": [int(active.sum())],
+                    "share_on_ray": [float(np.mean(on_ray))],
+                    "mass_on_ray": [float(mass[on_ray].sum() / mass.sum())],
+                    "silhouette": [silhouette(z.T, labels)],
+                    "balance_radial": [forces.radial_balance(z, attraction, repulsion)],
+                    "balance": [norm(p_attraction + p_repulsion) / norm(p_attraction)],
+                    "balance_raw": [norm(attraction + repulsion) / norm(attraction)],
+                    "projected_share": [norm(p_attraction) / norm(attraction)],
+                }
+            )
+        )
+    out = {k: pd.concat(v, ignore_index=True) for k, v in tables.items()}
+    out["layers"].insert(1, "input_silhouette", silhouette(x.numpy().T, labels))
+    return out
