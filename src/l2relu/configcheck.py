@@ -16,6 +16,26 @@ def explain(config: dict, schema: dict) -> str | None:
     return f"config key {key}: {error.message}"
 
 
+def mnist_subsets(jacot: dict) -> dict[str, dict]:
+    """Every MNIST subset the config asks for, by the config key that asks: its digits, train
+    and test sizes and seed (Fig. 1 has no test set)."""
+    fig1, fig2 = jacot["fig1"], jacot["fig2"]["mnist"]
+    return {
+        "jacot2022.fig1": {
+            "digits": list(fig1["digits"]),
+            "n_train": fig1["n_train"],
+            "n_test": 0,
+            "seed": fig1["seed"],
+        },
+        "jacot2022.fig2.mnist": {
+            "digits": list(range(10)),
+            "n_train": fig2["n_train"],
+            "n_test": fig2["n_test"],
+            "seed": fig2["seed"],
+        },
+    }
+
+
 def mnist_problem(jacot: dict) -> str | None:
     """Whether the MNIST subsets the config asks for can be drawn from the chosen source."""
     from l2relu.data.mnist import EMBEDDED_SIZE, IDX_FEWEST, check_idx_dir
@@ -27,15 +47,8 @@ def mnist_problem(jacot: dict) -> str | None:
         problem = check_idx_dir(data["mnist_idx_dir"])
         if problem:
             return f"config key jacot2022.data.mnist_idx_dir: {problem}"
-    requests = {
-        "jacot2022.fig1": (jacot["fig1"]["digits"], jacot["fig1"]["n_train"], 0),
-        "jacot2022.fig2.mnist": (
-            range(10),
-            jacot["fig2"]["mnist"]["n_train"],
-            jacot["fig2"]["mnist"]["n_test"],
-        ),
-    }
-    for key, (digits, n_train, n_test) in requests.items():
+    for key, subset in mnist_subsets(jacot).items():
+        digits, n_train, n_test = subset["digits"], subset["n_train"], subset["n_test"]
         train, test = -(-n_train // len(digits)), -(-n_test // len(digits))
         if data["mnist_source"] == "idx":
             if train > IDX_FEWEST["train"] or test > IDX_FEWEST["test"]:

@@ -7,7 +7,7 @@ import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from l2relu.configcheck import explain, mnist_problem
+from l2relu.configcheck import explain, mnist_problem, mnist_subsets
 
 # The project's one pinned environment, in which every job runs (README, set-up).
 ENV = "../../environment.yml"

@@ -126,14 +126,15 @@ rule jacot2022_theory:
 JACOT_DATA = config["jacot2022"]["data"]
 # MNIST subsets: digits (joined), train and test sizes, seed; drawn once, read by every step.
 MNIST_DATA = "results/jacot2022/data/mnist_d{digits}_n{n_train}_t{n_test}_s{seed}.npz"
+MNIST_SUBSETS = {
+    key: subset | {"digits": "".join(map(str, subset["digits"]))}
+    for key, subset in mnist_subsets(config["jacot2022"]).items()
+}
 
 # ------------------------------------------------------------------------------ Fig. 1
 
 JACOT_FIG1 = config["jacot2022"]["fig1"]
-FIG1_DIGITS = "".join(map(str, JACOT_FIG1["digits"]))
-FIG1_DATA = MNIST_DATA.format(
-    digits=FIG1_DIGITS, n_train=JACOT_FIG1["n_train"], n_test=0, seed=JACOT_FIG1["seed"]
-)
+FIG1_DATA = MNIST_DATA.format(**MNIST_SUBSETS["jacot2022.fig1"])
 FIG1_RUN = "jacot2022/fig1/w{width}_d3_lam{lam}_s{seed}".format(
     width=JACOT_FIG1["width"], lam=fmt_lam(JACOT_FIG1["lam"]), seed=JACOT_FIG1["seed"]
 )
@@ -177,7 +178,6 @@ rule compute_jacot2022_fig1_forces:
     log:
         f"logs/{FIG1_RUN}/forces.log",
     params:
-        fig1=FIG1_TRAINING,
         forces={k: JACOT_FIG1[k] for k in ("eps", "ray_angle_deg")},
         thresholds={k: JACOT_FIG1[k] for k in ("silhouette_min", "ray_mass_min", "balance_max")},
     script:
@@ -217,13 +217,8 @@ JACOT_FIG2 = config["jacot2022"]["fig2"]
 FIG2_MNIST = JACOT_FIG2["mnist"]
 FIG2_TEACHER = JACOT_FIG2["teacher"]
 FIG2_PANELS = {"mnist": FIG2_MNIST, "teacher": FIG2_TEACHER}
-# Every MNIST subset the config asks for: (digits, n_train, n_test, seed).
-MNIST_SUBSETS = [
-    (FIG1_DIGITS, JACOT_FIG1["n_train"], 0, JACOT_FIG1["seed"]),
-    ("0123456789", FIG2_MNIST["n_train"], FIG2_MNIST["n_test"], FIG2_MNIST["seed"]),
-]
 FIG2_DATA = {
-    "mnist": MNIST_DATA.format(digits="0123456789", **FIG2_MNIST),
+    "mnist": MNIST_DATA.format(**MNIST_SUBSETS["jacot2022.fig2.mnist"]),
     "teacher": "results/jacot2022/data/teacher_w{w}_n{n_train}_t{n_test}_s{seed}.npz".format(
         w="-".join(map(str, FIG2_TEACHER["widths"])), **FIG2_TEACHER
     ),
@@ -249,10 +244,10 @@ FIG2_RUNS = [
 
 rule generate_jacot2022_mnist:
     wildcard_constraints:
-        digits="|".join(d for d, _, _, _ in MNIST_SUBSETS),
-        n_train="|".join(str(n) for _, n, _, _ in MNIST_SUBSETS),
-        n_test="|".join(str(t) for _, _, t, _ in MNIST_SUBSETS),
-        seed="|".join(str(s) for _, _, _, s in MNIST_SUBSETS),
+        **{
+            wildcard: "|".join(str(s[wildcard]) for s in MNIST_SUBSETS.values())
+            for wildcard in ("digits", "n_train", "n_test", "seed")
+        },
     input:
         code=src_modules("data/mnist"),
     output:

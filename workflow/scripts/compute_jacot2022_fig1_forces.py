@@ -9,16 +9,15 @@ import numpy as np  # noqa: E402
 
 from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2022 import ledger  # noqa: E402
-from l2relu.jacot2022.fig1 import Fig1Config, ForcesConfig, analyze  # noqa: E402
+from l2relu.jacot2022.fig1 import ForcesConfig, analyze  # noqa: E402
 
 checkpoint = load_checkpoint(snakemake.input.checkpoint)
 arrays = {k: v.numpy() for k, v in checkpoint["arrays"].items()}
-fig = snakemake.params.fig1
 tables = analyze(
     arrays,
     dict(np.load(snakemake.input.data)),
-    Fig1Config(**fig | {"digits": tuple(fig["digits"])}),
-    ForcesConfig(**snakemake.params.forces),
+    n_rays=len(checkpoint["config"]["digits"]),  # one ray per class, as in the paper
+    cfg=ForcesConfig(**snakemake.params.forces),
 )
 for name, table in tables.items():
     write_table(table, snakemake.output[name])

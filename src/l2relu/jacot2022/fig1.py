@@ -69,13 +69,13 @@ def silhouette(points: np.ndarray, labels: np.ndarray) -> float:
     return float(np.mean(scores))
 
 
-def find_rays(rows: np.ndarray, n_rays: int, active_floor: float = 1e-6):
+def find_rays(rows: np.ndarray, n_rays: int):
     """Rays through the origin along which the active neurons (rows) align: spherical k-means on
     the neuron directions, weighted by norm, started deterministically from the longest row and
     the rows farthest in angle from the rays so far. Returns (unit ray directions, each row's
     ray, each row's angle to it in degrees, active mask)."""
     norms = np.linalg.norm(rows, axis=1)
-    active = np.linalg.norm(np.maximum(rows, 0), axis=1) > active_floor * norms.max()
+    active = forces.active_rows(rows)
     ray_of = np.full(len(rows), -1)
     angle = np.full(len(rows), np.nan)
     if not active.any():  # every neuron dead: no ray to find
@@ -105,8 +105,18 @@ def find_rays(rows: np.ndarray, n_rays: int, active_floor: float = 1e-6):
     return rays, ray_of, angle, active
 
 
-def analyze(arrays: dict, data: dict, fig: Fig1Config, cfg: ForcesConfig) -> dict:
-    """Forces on both hidden layers, their 2-D PCA views, rays, clustering and balance.
+def _forces_in_plane(vectors: dict, basis: np.ndarray) -> dict:
+    """Columns `<kind>_pc1`, `<kind>_pc2`: each force (one per row) in the 2-D PCA plane."""
+    columns = {}
+    for kind, v in vectors.items():
+        xy = v @ basis.T
+        columns |= {f"{kind}_pc1": xy[:, 0], f"{kind}_pc2": xy[:, 1]}
+    return columns
+
+
+def analyze(arrays: dict, data: dict, n_rays: int, cfg: ForcesConfig) -> dict:
+    """Forces on both hidden layers, their 2-D PCA views, rays (n_rays of them: one per class in
+    the paper), clustering and balance.
 
     Returns tables: `points` (data columns), `neurons` (rows), `rays`, `layers` (one row per
     hidden layer: clustering, share of neurons on a ray, balance of the forces)."""
@@ -135,17 +145,16 @@ def analyze(arrays: dict, data: dict, fig: Fig1Config, cfg: ForcesConfig) -> dic
                     "digit": labels,
                     "pc1": xy[:, 0],
                     "pc2": xy[:, 1],
-                    "attraction_pc1": (p_attraction.T @ basis.T)[:, 0],
-                    "attraction_pc2": (p_attraction.T @ basis.T)[:, 1],
-                    "repulsion_pc1": (p_repulsion.T @ basis.T)[:, 0],
-                    "repulsion_pc2": (p_repulsion.T @ basis.T)[:, 1],
                 }
+                | _forces_in_plane(
+                    {"attraction": p_attraction.T, "repulsion": p_repulsion.T}, basis
+                )
             )
         )
         # (b), (d): neuron rows, PCA through the origin so that rays stay rays
         basis = forces.pca_basis(z)
         xy = z @ basis.T
-        rays, ray_of, angle, active = find_rays(z, len(fig.digits))
+        rays, ray_of, angle, active = find_rays(z, n_rays)
         tables["neurons"].append(
             pd.DataFrame(
                 {
@@ -156,11 +165,8 @@ def analyze(arrays: dict, data: dict, fig: Fig1Config, cfg: ForcesConfig) -> dic
                     "angle_deg": angle,
                     "pc1": xy[:, 0],
                     "pc2": xy[:, 1],
-                    "attraction_pc1": (p_attraction @ basis.T)[:, 0],
-                    "attraction_pc2": (p_attraction @ basis.T)[:, 1],
-                    "repulsion_pc1": (p_repulsion @ basis.T)[:, 0],
-                    "repulsion_pc2": (p_repulsion @ basis.T)[:, 1],
                 }
+                | _forces_in_plane({"attraction": p_attraction, "repulsion": p_repulsion}, basis)
             )
         )
         mass = np.linalg.norm(np.maximum(z[active], 0), axis=1)

@@ -84,15 +84,21 @@ def feasible_projection(zs, x: torch.Tensor, layer: int, beta: float, tol: float
     return project
 
 
+def active_rows(z: np.ndarray, floor: float = 1e-6) -> np.ndarray:
+    """The neurons (rows of Z) active on some input, above `floor` times the longest row: weight
+    decay shrinks dead neurons towards 0 without reaching it."""
+    norms = np.linalg.norm(z, axis=1)
+    return np.linalg.norm(np.maximum(z, 0), axis=1) > floor * norms.max()
+
+
 def radial_balance(z: np.ndarray, attraction: np.ndarray, repulsion: np.ndarray) -> float:
     """||a + r|| / ||a|| over the components of each active neuron's forces along its own row.
 
     Scaling one neuron's row keeps every constraint (ReLU is homogeneous: the row space of
     Z^sigma does not move), so at any critical point of L_lambda these components cancel
     exactly, whatever the rank; they equal 2 ||W_l[k]||^2 and -2 ||W_{l+1}[:, k]||^2 (eps = 0)."""
-    norms = np.linalg.norm(z, axis=1)
-    active = np.linalg.norm(np.maximum(z, 0), axis=1) > 0
-    unit = z[active] / norms[active, None]
+    active = active_rows(z)
+    unit = z[active] / np.linalg.norm(z[active], axis=1, keepdims=True)
     along_a = (attraction[active] * unit).sum(axis=1)
     along_r = (repulsion[active] * unit).sum(axis=1)
     return float(np.linalg.norm(along_a + along_r) / np.linalg.norm(along_a))
