@@ -20,8 +20,8 @@ import torch
 from l2relu.jacot2022 import fig2
 torch.set_num_threads(1)
 data = fig2.teacher_data(1000, 1000, [50, 10, 10, 10], 0)
-fig2.run(fig2.Fig2Config("teacher", {width}, (1e-6,), 1, {steps}, 1e-3, 0, 0.05, 0, {seed}), data,
-         device="cpu")
+cfg = fig2.Fig2Config("teacher", {width}, (1e-6,), 1, 1.0, {steps}, 1e-3, 0, 0.05, 0, {seed})
+fig2.run(cfg, data, device="cpu")
 """
 
 
@@ -41,7 +41,7 @@ def main():
     for width in args.widths:
         start = time.perf_counter()
         cfg = fig2.Fig2Config(
-            "teacher", width, (1e-6,), args.networks, args.steps, 1e-3, 0, 0.05, 0, 0
+            "teacher", width, (1e-6,), args.networks, 1.0, args.steps, 1e-3, 0, 0.05, 0, 0
         )
         fig2.run(cfg, data, device="cpu")
         batched = time.perf_counter() - start

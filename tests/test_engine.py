@@ -92,3 +92,34 @@ def test_same_seeds_same_networks_and_device_choice():
     assert engine.pick_device("cpu").type == "cpu"
     expected = "cuda" if torch.cuda.is_available() else "cpu"
     assert engine.pick_device("auto").type == expected
+
+
+def test_halving_gd_never_raises_the_objective_where_plain_gd_diverges():
+    x = torch.randn(3, 12, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    y = torch.randn(2, 12, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+
+    def objective_after(steps, halve):
+        model = make((3, 16, 2), seeds=[3, 4], bias=True)
+        phase = engine.Phase("gd", 5.0, steps, halve_on_rise=halve)  # far above 2 / sharpness
+        cfg = engine.TrainConfig(loss="mse_half_sum", phases=(phase,), log_every=0)
+        return engine.train(model, x, y, 1e-3, cfg, log=quiet)
+
+    plain = objective_after(30, halve=False)
+    assert plain.diverged.all()
+    halving = np.array([objective_after(k, halve=True).objective for k in range(31)])
+    assert np.all(np.diff(halving, axis=0) <= 0)
+    assert np.all(halving[-1] < halving[0] / 2)  # the halved steps still make progress
+
+
+def test_halving_gd_keeps_the_networks_independent():
+    x = torch.randn(3, 10, dtype=torch.float64, generator=torch.Generator().manual_seed(2))
+    y = torch.randn(1, 10, dtype=torch.float64, generator=torch.Generator().manual_seed(3))
+    phase = engine.Phase("gd", 2.0, 40, halve_on_rise=True)
+    cfg = engine.TrainConfig(loss="mse_half_sum", phases=(phase,), log_every=0)
+    together = make((3, 6, 1), seeds=[5, 6], bias=True)
+    res = engine.train(together, x, y, torch.tensor([0.0, 1e-2]), cfg, log=quiet)
+    for b, (seed, lam) in enumerate([(5, 0.0), (6, 1e-2)]):
+        alone = make((3, 6, 1), seeds=[seed], bias=True)
+        assert res.objective[b] == pytest.approx(
+            engine.train(alone, x, y, lam, cfg, log=quiet).objective[0], rel=1e-8
+        )

@@ -5,7 +5,12 @@ import pandas as pd
 import pytest
 
 from l2relu.jacot2022 import theory
-from l2relu.plateau import plateau_onset, with_running_best
+from l2relu.plateau import (
+    largest_rise_on_log_scale,
+    plateau_onset,
+    plateau_onset_on_log_scale,
+    with_running_best,
+)
 
 
 def test_bipartite_incidence_has_n2_over_4_edges_and_no_triangle():
@@ -57,6 +62,25 @@ def test_plateau_onset_definition():
         plateau_onset([2, 1], [1.0, 1.0], 0.1)
 
 
+def test_plateau_onset_on_log_scale_is_read_against_the_curves_drop():
+    widths = [1, 2, 4, 8, 16]
+    # a drop of 5 decades; 2e-4 is 0.3 decade (6% of the drop) above the lowest loss
+    losses = [10.0, 1.0, 2e-4, 1e-4, 1.5e-4]
+    assert plateau_onset_on_log_scale(widths, losses, 0.1) == 4
+    assert plateau_onset_on_log_scale(widths, losses, 0.05) == 8
+    # the same shape shifted in scale reads the same
+    assert plateau_onset_on_log_scale(widths, [v * 1e3 for v in losses], 0.1) == 4
+    assert plateau_onset_on_log_scale(widths, [2.0] * 5, 0.1) == 1
+    with pytest.raises(ValueError):
+        plateau_onset_on_log_scale([4, 2], [1.0, 1.0], 0.1)
+
+
+def test_largest_rise_on_log_scale():
+    assert largest_rise_on_log_scale([10.0, 1.0, 0.1, 0.1]) == 0.0
+    # a rise of one decade on a curve that drops 4 decades: a quarter of the drop
+    assert largest_rise_on_log_scale([1e4, 1.0, 10.0, 1.0]) == pytest.approx(0.25)
+
+
 def test_running_best_is_monotone_and_onsets_use_it():
     losses = pd.DataFrame(
         {"setting": "oned", "N": 3, "width": [1, 2, 3, 4], "objective": [4.0, 1.0, 3.0, 1.0]}
@@ -96,7 +120,7 @@ def test_fig2_trains_every_lambda_and_trial_and_picks_the_best():
     from l2relu.jacot2022 import fig2
 
     data = fig2.teacher_data(30, 10, [4, 3, 3, 2], seed=0)
-    cfg = fig2.Fig2Config("teacher", 4, (1e-3, 1e-6), 2, 50, 1e-2, 10, 0.01, 0, 0)
+    cfg = fig2.Fig2Config("teacher", 4, (1e-3, 1e-6), 2, 1.0, 50, 1e-2, 10, 0.01, 0, 0)
     runs = fig2.run(cfg, data, device="cpu")
     assert len(runs) == 4 and set(runs.lam) == {1e-3, 1e-6}
     chosen = fig2.curves(runs)

@@ -32,6 +32,9 @@ class Phase:
     optimizer: str  # "gd" (full-batch gradient descent) or "adam"
     lr: float  # step size
     steps: int  # number of full-batch steps
+    # GD only: a step that raises a network's objective is undone and retried at half that
+    # network's step size, so GD settles into the basin Adam found instead of bouncing out of it
+    halve_on_rise: bool = False
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,31 @@ def network_losses(out: torch.Tensor, target: torch.Tensor, kind: str) -> torch.
     raise ValueError(f"unknown loss {kind!r}; expected one of {LOSSES}")
 
 
+def _per_network(values: torch.Tensor, like: torch.Tensor) -> torch.Tensor:
+    """(B,) values shaped to broadcast against a stacked (B, ...) tensor."""
+    return values.view(-1, *([1] * (like.dim() - 1)))
+
+
+def _halving_gd_step(params, grads, objective, last, step_size):
+    """One GD step per network from its last accepted point. `objective` and `grads` are those
+    of the current parameters; a network whose objective rose (or became NaN) is sent back to
+    its last accepted point and steps again along that point's gradient at half the size.
+    Returns the new last accepted points (objective, params, grads) and step sizes."""
+    if last is None:
+        last = (objective.clone(), [p.clone() for p in params], grads)
+    accept = objective <= last[0]  # False for NaN
+    step_size = torch.where(accept, step_size, step_size / 2)
+    base = [
+        torch.where(_per_network(accept, p), p, p0) for p, p0 in zip(params, last[1], strict=True)
+    ]
+    used = [
+        torch.where(_per_network(accept, g), g, g0) for g, g0 in zip(grads, last[2], strict=True)
+    ]
+    for p, b, g in zip(params, base, used, strict=True):
+        p.copy_(b - _per_network(step_size, g) * g)
+    return (torch.where(accept, objective, last[0]), base, used), step_size
+
+
 def _log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
@@ -162,21 +190,28 @@ def train(
 
     for phase in config.phases:
         opt = torch.optim.Adam(params, lr=phase.lr) if phase.optimizer == "adam" else None
+        backtrack = phase.optimizer == "gd" and phase.halve_on_rise
+        step_size = torch.full_like(lam, phase.lr)
+        last = None  # halving GD: (objective, params, grads) at each network's last accepted point
         for _ in range(phase.steps):
             loss, objective = evaluate()
-            diverged |= ~torch.isfinite(objective)
+            if not backtrack:
+                diverged |= ~torch.isfinite(objective)
             live = torch.where(diverged, torch.zeros_like(objective), objective)
+            live = torch.nan_to_num(live, nan=0.0, posinf=0.0, neginf=0.0)
             grads = torch.autograd.grad(live.sum(), params)
             with torch.no_grad():
                 keep = (~diverged).to(params[0].dtype)
-                grads = [g * keep.view(-1, *([1] * (g.dim() - 1))) for g in grads]
-                if opt is None:
-                    for p, g in zip(params, grads, strict=True):
-                        p -= phase.lr * g
-                else:
+                grads = [g * _per_network(keep, g) for g in grads]
+                if opt is not None:
                     for p, g in zip(params, grads, strict=True):
                         p.grad = g
                     opt.step()
+                elif not backtrack:
+                    for p, g in zip(params, grads, strict=True):
+                        p -= phase.lr * g
+                else:
+                    last, step_size = _halving_gd_step(params, grads, objective, last, step_size)
             done += 1
             if config.log_every and done % config.log_every == 0:
                 finite = loss.detach()[~diverged]
@@ -190,6 +225,11 @@ def train(
                     f"[{phase.optimizer} step {done}/{total_steps}] loss {summary} "
                     f"diverged {int(diverged.sum())} elapsed {time.perf_counter() - start:.1f}s"
                 )
+        if last is not None:  # the phase's last step has not been checked yet
+            with torch.no_grad():
+                rose = ~(evaluate()[1] <= last[0])
+                for p, p0 in zip(params, last[1], strict=True):
+                    p.copy_(torch.where(_per_network(rose, p), p0, p))
     with torch.no_grad():
         loss, objective = evaluate()
     diverged |= ~torch.isfinite(objective)

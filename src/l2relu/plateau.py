@@ -8,13 +8,42 @@ def plateau_onset(widths, losses, rel_tol: float) -> int | None:
     """The smallest width from which every loss is within `rel_tol` (relative) of the plateau
     level, the lowest loss over all widths; None when even the widest width is not (no plateau
     reached). Widths must be increasing."""
-    widths, losses = np.asarray(widths), np.asarray(losses, dtype=float)
+    losses = np.asarray(losses, dtype=float)
+    return _first_inside(widths, losses <= losses.min() * (1 + rel_tol))
+
+
+def _first_inside(widths, within) -> int | None:
+    """The smallest width from which every width is within; None when the widest is not."""
+    widths = np.asarray(widths)
     if len(widths) == 0 or np.any(np.diff(widths) <= 0):
         raise ValueError("widths must be a non-empty increasing sequence")
-    within = losses <= losses.min() * (1 + rel_tol)
-    outside = np.flatnonzero(~within)
+    outside = np.flatnonzero(~np.asarray(within))
     first = 0 if len(outside) == 0 else outside[-1] + 1
     return int(widths[first]) if first < len(widths) else None
+
+
+def _log_drop(losses) -> tuple[np.ndarray, float]:
+    """log10 of the losses and the curve's whole drop in decades, first width to lowest."""
+    logs = np.log10(np.asarray(losses, dtype=float))
+    return logs, float(logs[0] - logs.min())
+
+
+def plateau_onset_on_log_scale(widths, losses, drop_fraction: float) -> int | None:
+    """The plateau as read off a log-scaled loss axis: the smallest width from which every loss
+    lies within `drop_fraction` of the curve's whole drop (narrowest width to lowest loss, in
+    decades) above the lowest loss. Scale-free, so a plateau at 1e-4 that training approaches
+    only to a factor of 2 still reads as a plateau when the curve falls from 10. None when the
+    widest width is outside."""
+    logs, drop = _log_drop(losses)
+    return _first_inside(widths, logs - logs.min() <= drop_fraction * drop)
+
+
+def largest_rise_on_log_scale(losses) -> float:
+    """The largest rise of the loss from one width to the next, as a fraction of the curve's
+    whole drop (in decades); 0 for a non-increasing curve."""
+    logs, drop = _log_drop(losses)
+    rise = float(np.max(np.diff(logs), initial=0.0))
+    return rise / drop if drop > 0 else (0.0 if rise == 0 else np.inf)
 
 
 def with_running_best(losses: pd.DataFrame, curve: list[str]) -> pd.DataFrame:

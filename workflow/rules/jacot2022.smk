@@ -332,9 +332,9 @@ rule aggregate_jacot2022_fig2:
     log:
         "logs/jacot2022/fig2/aggregate.log",
     params:
-        onset_rel_tol=JACOT_FIG2["onset_rel_tol"],
+        onset_drop_fraction=JACOT_FIG2["onset_drop_fraction"],
         onset_factor=JACOT_FIG2["onset_factor"],
-        monotone_rel_tol=JACOT_FIG2["monotone_rel_tol"],
+        rise_drop_fraction=JACOT_FIG2["rise_drop_fraction"],
     script:
         "../scripts/aggregate_jacot2022_fig2.py"
 

@@ -21,10 +21,11 @@ class Fig2Config:
     width: int  # width of both hidden layers (depth 3)
     lams: tuple[float, ...]  # L2 coefficients, trained together
     trials: int  # initializations per lambda, trained together; the best is the estimate
+    init_scale: float  # multiplies the He init (small: wide nets start feature learning sooner)
     adam_steps: int  # Adam first (fast), then full-batch GD (settles), as in App. A
     adam_lr: float
     gd_steps: int
-    gd_lr: float
+    gd_lr: float  # the initial step; halved on any step that raises a network's objective
     log_every: int
     seed: int
 
@@ -74,10 +75,11 @@ def run(cfg: Fig2Config, data: dict, device="auto", log=None) -> pd.DataFrame:
         for lam, t in zip(lams, trials, strict=True)
     ]
     widths = (x.shape[0], cfg.width, cfg.width, n_out)
-    model = engine.BatchedMLP(engine.NetworkConfig(widths, bias=True), seeds, dev, torch.float64)
+    network = engine.NetworkConfig(widths, bias=True, init_scale=cfg.init_scale)
+    model = engine.BatchedMLP(network, seeds, dev, torch.float64)
     phases = (
         engine.Phase("adam", cfg.adam_lr, cfg.adam_steps),
-        engine.Phase("gd", cfg.gd_lr, cfg.gd_steps),
+        engine.Phase("gd", cfg.gd_lr, cfg.gd_steps, halve_on_rise=True),
     )
     result = engine.train(
         model,
