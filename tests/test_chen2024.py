@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from l2relu.chen2024 import construction
 from l2relu.chen2024 import truncation as tr
 
 
@@ -83,3 +84,117 @@ def test_shrink_factor_and_bad_cones():
         tr.cone_layer(np.zeros(3), np.ones(3), np.pi)
     with pytest.raises(ValueError, match="width"):
         tr.cone_layer(np.zeros(3), np.ones(3), 1.0, m=4)
+
+
+def clustered(m=5, q=3, per_class=20, noise=0.02, seed=0):
+    """Q tight clusters around scaled, well-spread means (a regular simplex's vertices lifted
+    off the origin, so the means are linearly independent)."""
+    rng = np.random.default_rng(seed)
+    means = 3 * (np.eye(m)[:, :q] + 0.2)
+    labels = np.repeat(np.arange(q), per_class)
+    return means[:, labels] + noise * rng.standard_normal((m, len(labels))), labels
+
+
+def engine_outputs(net, x):
+    """The constructed weights run through the training engine's forward pass."""
+    import torch
+
+    from l2relu.engine import BatchedMLP
+
+    model = BatchedMLP.from_weights(
+        [torch.tensor(w)[None] for w in net.weights],
+        [torch.tensor(b)[None] for b in net.biases],
+        bias=True,
+    )
+    with torch.no_grad():
+        return model.forward(torch.tensor(x)).numpy()[0]
+
+
+@pytest.mark.parametrize(("m", "q"), [(3, 3), (5, 3), (8, 4)])
+def test_prop_4_1_network_has_zero_cost_in_the_training_engine(m, q):
+    x, labels = clustered(m, q)
+    y = np.random.default_rng(1).standard_normal((q, q))
+    net = construction.clustered_network(x, labels, y)
+    assert construction.cost(engine_outputs(net, x), labels, y) < 1e-20
+    assert net.notes["c0_needed"] < 0.25
+
+
+def test_each_hidden_layer_collapses_its_class_and_leaves_the_others_alone():
+    x, labels = clustered(5, 3)
+    net = construction.clustered_network(x, labels, np.eye(3))
+    reps = net.representations(x)
+    for layer_index, layer in enumerate(net.hidden, 1):
+        rep, before = reps[layer_index], reps[layer_index - 1]
+        for j in range(3):
+            spread = np.ptp(rep[:, labels == j], axis=1).max()
+            assert (spread < 1e-9) == (j < layer_index)  # collapsed by now, or not yet
+        kept = labels >= layer_index  # classes not collapsed yet: no unit is cut
+        linear = layer.weight @ before[:, kept] + layer.bias[:, None]
+        np.testing.assert_allclose(rep[:, kept], linear, atol=1e-9)
+
+
+def test_the_parameter_count_does_not_depend_on_n():
+    counts = {
+        n: construction.clustered_network(
+            *clustered(5, 3, per_class=n), np.eye(3)
+        ).parameter_count()
+        for n in (5, 50)
+    }
+    assert counts[5] == counts[50] == 3 * (5 * 5 + 5) + 3 * 5 + 3
+
+
+def separable_but_not_clustered(seed=0):
+    """Three classes in the plane z = 1 (so that means off one line are linearly independent):
+    a long vertical band, a horizontal band to its right, and a blob above that one."""
+    rng = np.random.default_rng(seed)
+    bands = [(-0.2, 0.2, -3.0, 3.0), (1.0, 5.0, -0.2, 0.2), (2.5, 3.5, 1.5, 2.5)]
+    x, labels = [], []
+    for j, (x0, x1, y0, y1) in enumerate(bands):
+        pts = np.vstack([rng.uniform(x0, x1, 40), rng.uniform(y0, y1, 40), np.ones(40)])
+        x.append(pts)
+        labels += [j] * 40
+    return np.hstack(x), np.array(labels)
+
+
+def test_thm_5_2_network_on_sequentially_separable_data():
+    x, labels = separable_but_not_clustered()
+    with pytest.raises(construction.AssumptionError, match=r"\(55\)"):
+        construction.clustered_network(x, labels, np.eye(3))
+    plans = construction.valid_orderings(x, labels, 3)
+    # the horizontal band, with the other two on either side, can never be singled out first
+    assert plans and all(order[0] != 1 for order in plans)
+    net = construction.separable_network(x, labels, np.eye(3))
+    assert construction.cost(engine_outputs(net, x), labels, np.eye(3)) < 1e-16
+    with pytest.raises(construction.AssumptionError, match="Def. 5.1"):
+        construction.separable_network(x, labels, np.eye(3), order=(1, 0, 2))
+
+
+@pytest.mark.parametrize(
+    ("make", "condition"),
+    [
+        (lambda: clustered(noise=0.8), r"\(55\)"),
+        (lambda: (np.random.default_rng(0).standard_normal((2, 9)), np.arange(9) % 3), "Q <= M"),
+        (
+            lambda: (
+                np.repeat(np.array([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]), 5, 1),
+                np.tile(np.arange(3), 5),
+            ),
+            "Q <= M",
+        ),
+    ],
+)
+def test_violated_assumptions_are_named(make, condition):
+    x, labels = make()
+    with pytest.raises(construction.AssumptionError, match=condition):
+        construction.clustered_network(x, labels, np.eye(3))
+
+
+def test_linearly_dependent_means_and_narrowing_layers_are_refused():
+    x, labels = clustered(5, 3)
+    flat = x.copy()
+    flat[:, labels == 2] = (x[:, labels == 0] + x[:, labels == 1]) / 2  # mean 2 = (mean 0 + 1)/2
+    with pytest.raises(construction.AssumptionError, match="means"):
+        construction.clustered_network(flat, labels, np.eye(3))
+    # (61) with d_1 = d_2 = Q < M: W^(2) is not a product W_2 W^(1)
+    with pytest.raises(construction.AssumptionError, match=r"\(21\)"):
+        construction.clustered_network(x, labels, np.eye(3), widths=(3, 3, 3))

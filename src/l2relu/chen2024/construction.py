@@ -1,0 +1,310 @@
+"""The zero-cost networks of chen2024, built from data: Prop. 4.1 (clustered classes) and
+Thm 5.2 (sequentially linearly separable classes).
+
+Both networks have Q hidden layers. Hidden layer l singles out one class: by Lemma 3.4 its
+truncation map, written in input space with the cumulative parameters W^(l), b^(l) (eqs. 21-22),
+collapses that class to the base point p_l of a cone and is the identity (up to the projector
+P^(l)) on the forward cone, which holds everything else. The last, affine layer sends the Q
+collapsed points to the labels. The cumulative parameters are then inverted into the per-layer
+W_l, b_l of an ordinary network. Every condition the construction needs is checked on the data;
+a violated one raises AssumptionError naming it, never a silently wrong network.
+
+Data are columns: X is (M, N), labels is (N,) with values 0..Q-1, Y is (Q, Q), label j in column j.
+"""
+
+from dataclasses import dataclass, field
+from itertools import permutations
+
+import numpy as np
+
+from l2relu.chen2024.truncation import angle_to, cone_layer, relu, truncation_map
+
+
+class AssumptionError(ValueError):
+    """The data or architecture violate an assumption of the construction; `condition` names
+    it (e.g. "(55)", "(59)", "Def. 5.1")."""
+
+    def __init__(self, condition: str, message: str):
+        super().__init__(f"{condition}: {message}")
+        self.condition = condition
+
+
+@dataclass
+class Layer:
+    """One hidden layer, x -> relu(W x + b), and the cone it was built from (in its input
+    space): the class it collapses, the base point p, the axis h and the aperture theta."""
+
+    weight: np.ndarray
+    bias: np.ndarray
+    collapsed_class: int
+    base_point: np.ndarray
+    axis: np.ndarray
+    aperture: float
+
+
+@dataclass
+class ConstructedNetwork:
+    hidden: list[Layer]
+    out_weight: np.ndarray  # (Q, d_Q)
+    out_bias: np.ndarray  # (Q,)
+    order: tuple[int, ...]  # the class each hidden layer collapses, in layer order
+    notes: dict = field(default_factory=dict)  # measured margins of the conditions
+
+    @property
+    def weights(self) -> list[np.ndarray]:
+        return [layer.weight for layer in self.hidden] + [self.out_weight]
+
+    @property
+    def biases(self) -> list[np.ndarray]:
+        return [layer.bias for layer in self.hidden] + [self.out_bias]
+
+    def parameter_count(self) -> int:
+        return int(sum(w.size + b.size for w, b in zip(self.weights, self.biases, strict=True)))
+
+    def representations(self, x: np.ndarray) -> list[np.ndarray]:
+        """X^(0) = x, X^(1), ..., X^(L) (eq. 5), with numpy."""
+        out = [x]
+        for layer in self.hidden:
+            out.append(relu(layer.weight @ out[-1] + layer.bias[:, None]))
+        out.append(self.out_weight @ out[-1] + self.out_bias[:, None])
+        return out
+
+
+def cost(outputs: np.ndarray, labels: np.ndarray, y: np.ndarray) -> float:
+    """Eq. (14): (1/2) ||X^(L) - Y^ext||^2."""
+    return 0.5 * float(np.sum((outputs - y[:, labels]) ** 2))
+
+
+def class_means(x: np.ndarray, labels: np.ndarray, q: int) -> np.ndarray:
+    """(M, Q): column j is the mean of class j (eq. 8)."""
+    return np.stack([x[:, labels == j].mean(axis=1) for j in range(q)], axis=1)
+
+
+def _check_inputs(x, labels, y):
+    labels = np.asarray(labels)
+    q = y.shape[0]
+    if y.shape != (q, q) or np.linalg.matrix_rank(y) < q:
+        raise AssumptionError("labels", f"Y must be a {q} x {q} matrix of independent labels")
+    if set(np.unique(labels)) != set(range(q)):
+        raise AssumptionError("labels", f"every class 0..{q - 1} needs at least one point")
+    if q > x.shape[0]:
+        raise AssumptionError("Q <= M", f"{q} classes in dimension M = {x.shape[0]}")
+    means = class_means(x, labels, q)
+    if np.linalg.matrix_rank(means, tol=1e-9 * np.abs(means).max()) < q:
+        raise AssumptionError("means", "the class means are linearly dependent")
+    return labels, q
+
+
+def _check_widths(widths, m, q):
+    widths = tuple(int(w) for w in widths)
+    if len(widths) != q:
+        raise AssumptionError("widths", f"need Q = {q} hidden widths, got {len(widths)}")
+    chain = (m, *widths)
+    if any(a < b for a, b in zip(chain, chain[1:], strict=False)) or widths[-1] < q:
+        raise AssumptionError("widths", f"need M = {m} >= d_1 >= ... >= d_Q >= Q = {q}: {widths}")
+    return widths
+
+
+def _ball_aperture(apex, axis, centers, radius) -> float:
+    """Full aperture of the narrowest cone apex + C[axis] that contains the balls of the given
+    radius around each column of `centers`; inf when a ball holds the apex."""
+    d = centers - apex[:, None]
+    dist = np.linalg.norm(d, axis=0)
+    if np.any(dist <= radius):
+        return np.inf
+    return float(2 * np.max(angle_to(d, axis) + np.arcsin(radius / dist)))
+
+
+def _check_cones(w, z, labels, target, p):
+    """Lemma 3.4's conclusion on the data, checked where it acts: W(x - p) in the negative
+    orthant for the target class (collapsed to p), in the positive orthant for every other
+    point (kept)."""
+    signs = w @ (z - p[:, None])
+    scale = 1e-9 * max(1.0, np.abs(signs).max())
+    mine = labels == target
+    if np.any(signs[:, mine] > scale):
+        raise AssumptionError("Lemma 3.4", f"class {target} is not inside its backward cone")
+    if np.any(signs[:, ~mine] < -scale):
+        raise AssumptionError("Lemma 3.4", f"points outside class {target} leave the forward cone")
+
+
+def _after(w_cum, w_prev, layer):
+    """W_l with W_l W^(l-1) = W^(l) (eq. 21), or AssumptionError when no such W_l exists: the
+    rows of W^(l) must lie in the row space of W^(l-1)."""
+    w_layer = w_cum @ np.linalg.pinv(w_prev)
+    residual = np.linalg.norm(w_layer @ w_prev - w_cum) / np.linalg.norm(w_cum)
+    if residual > 1e-9:
+        raise AssumptionError(
+            "(21)",
+            f"layer {layer}: W^({layer}) is not W_{layer} W^({layer - 1}) for any W_{layer} "
+            f"(relative residual {residual:.2e}): the cumulative parameters of a narrowing "
+            "layer must keep the kernels of the earlier ones",
+        )
+    return w_layer
+
+
+def _build(x, labels, y, q, cuts, widths, order, notes) -> ConstructedNetwork:
+    """The network of the given cuts (collapsed class, base point, axis, aperture, in input
+    space), one hidden layer each: cumulative parameters, their truncation maps checked on the
+    data (Lemma 3.4), the last layer (eq. 62 / 110) and the inversion (eqs. 21-22)."""
+    m = x.shape[0]
+    tau = x  # X^(tau, l) of eq. (25)
+    w_prev, b_prev = np.eye(m), np.zeros(m)
+    hidden = []
+    for layer, ((target, p, h, theta), width) in enumerate(zip(cuts, widths, strict=True), 1):
+        w_cum, b_cum = cone_layer(p, h, theta, width)  # eqs. (61) / (109)
+        w_layer = _after(w_cum, w_prev, layer)
+        _check_cones(w_cum, tau, labels, target, p)
+        hidden.append(Layer(w_layer, b_cum - w_layer @ b_prev, target, p, h, theta))
+        tau = truncation_map(w_cum, b_cum, tau)
+        w_prev, b_prev = w_cum, b_cum
+    points = class_means(tau, labels, q)
+    spread = np.abs(tau - points[:, labels]).max()
+    if spread > 1e-9 * max(1.0, np.abs(points).max()):
+        raise AssumptionError("collapse", f"classes not collapsed to points (spread {spread:.2e})")
+    if np.linalg.matrix_rank(points) < q:
+        raise AssumptionError("rank", "the collapsed points are linearly dependent")
+    w_last = y @ np.linalg.pinv(points)  # eq. (62), b^(Q+1) = 0
+    w_out = _after(w_last, w_prev, len(cuts) + 1)
+    return ConstructedNetwork(hidden, w_out, -w_out @ b_prev, tuple(order), notes)
+
+
+def clustered_network(
+    x: np.ndarray,
+    labels: np.ndarray,
+    y: np.ndarray,
+    widths=None,
+    mu_fraction: float = 0.5,
+    theta_margin: float = 0.5,
+) -> ConstructedNetwork:
+    """Prop. 4.1: hidden layer l collapses class l - 1 at x_l + mu_l f_l, mu_l =
+    (2 + mu_fraction) delta in (2 delta, 3 delta), in the cone of aperture theta_* =
+    max(pi/2, max_j theta_{*,j} + theta_margin (pi - max_j theta_{*,j})) (eq. 64).
+    widths: d_1 >= ... >= d_Q >= Q (default: all M). Checks (55), (59), Lemma 3.4's cones on the
+    data and, for narrowing widths, that (61) is realizable by per-layer weights."""
+    labels, q = _check_inputs(x, labels, y)
+    widths = _check_widths(widths or (x.shape[0],) * q, x.shape[0], q)
+    means = class_means(x, labels, q)
+    center = means.mean(axis=1)  # x-bar, eq. (56)
+    delta = float(np.max(np.linalg.norm(x - means[:, labels], axis=0)))  # eq. (54)
+    gaps = np.linalg.norm(means - center[:, None], axis=0)
+    if not delta < gaps.min() / 4:  # (55) holds for some c0 < 1/4
+        raise AssumptionError(
+            "(55)",
+            f"clusters of radius delta = {delta:.3g} are not below min_j |x_j - x| / 4 = "
+            f"{gaps.min() / 4:.3g}",
+        )
+    f = (center[:, None] - means) / gaps  # eq. (57)
+    apertures = [
+        _ball_aperture(means[:, j], f[:, j], np.delete(means, j, axis=1), 4 * delta)
+        for j in range(q)
+    ]  # theta_{*,j}, eq. (58)
+    widest = max(apertures)
+    if not widest < np.pi:
+        raise AssumptionError("(59)", f"max_j theta_*,j = {widest:.3f} is not below pi")
+    theta = max(np.pi / 2, widest + theta_margin * (np.pi - widest))
+    mu = (2 + mu_fraction) * delta
+    cuts = [(j, means[:, j] + mu * f[:, j], f[:, j], theta) for j in range(q)]
+    notes = {"c0_needed": delta / gaps.min(), "theta_star": theta, "delta": delta, "mu": mu}
+    return _build(x, labels, y, q, cuts, widths, range(q), notes)
+
+
+def separating_normal(inside: np.ndarray, outside: np.ndarray, p: np.ndarray):
+    """A unit normal h of a hyperplane through p with every column of `inside` strictly on the
+    side -h and every column of `outside` strictly on the side +h, with the largest margin
+    (in angle: min over points of the angle to the hyperplane); None when there is none."""
+    from scipy.optimize import linprog
+
+    d_in, d_out = inside - p[:, None], outside - p[:, None]
+    if np.any(np.linalg.norm(d_in, axis=0) == 0) or np.any(np.linalg.norm(d_out, axis=0) == 0):
+        return None
+    # normalize the points' directions so that the margin is an angle; h in the unit box
+    a = np.hstack([d_in / np.linalg.norm(d_in, axis=0), -d_out / np.linalg.norm(d_out, axis=0)])
+    n = len(p)
+    # maximize t subject to  a_i . h <= -t  for every column (i.e. -a_i . h >= t), |h_k| <= 1
+    result = linprog(
+        c=np.r_[np.zeros(n), -1.0],
+        A_ub=np.hstack([a.T, np.ones((a.shape[1], 1))]),
+        b_ub=np.zeros(a.shape[1]),
+        bounds=[(-1, 1)] * n + [(None, 1)],
+        method="highs",
+    )
+    if result.status != 0 or result.x[-1] <= 1e-9:
+        return None
+    h = result.x[:n]
+    return h / np.linalg.norm(h)
+
+
+@dataclass(frozen=True)
+class SeparationStep:
+    collapsed_class: int
+    base_point: np.ndarray  # p_j on the segment from the class mean to the barycenter
+    normal: np.ndarray  # h_j, pointing away from the class
+    segment_t: float  # p_j = mean_j + t (barycenter - mean_j)
+
+
+# Where Def. 5.1's point p_j is sought on the segment from the class mean to the barycenter.
+SEGMENT_TS = tuple(np.linspace(0.05, 0.95, 19))
+
+
+def separation_plan(x, labels, q, order, segment_ts=SEGMENT_TS):
+    """Def. 5.1 for one ordering of the classes: for each class in turn, a point p on the
+    segment from its mean to the barycenter and a hyperplane through p separating the class
+    from the later classes and the earlier p's. Returns the steps, or None when a step has
+    no such hyperplane (at the tried points of the segment)."""
+    means = class_means(x, labels, q)
+    center = means.mean(axis=1)
+    steps = []
+    for position, j in enumerate(order):
+        later = np.isin(labels, order[position + 1 :])
+        outside = np.hstack([x[:, later], *[s.base_point[:, None] for s in steps]])
+        for t in segment_ts:
+            p = means[:, j] + t * (center - means[:, j])
+            h = separating_normal(x[:, labels == j], outside, p)
+            if h is not None:
+                steps.append(SeparationStep(j, p, h, float(t)))
+                break
+        else:
+            return None
+    return steps
+
+
+def valid_orderings(x, labels, q):
+    """Every ordering of the classes that realizes Def. 5.1, with its plan."""
+    plans = {}
+    for order in permutations(range(q)):
+        plan = separation_plan(x, labels, q, order)
+        if plan is not None:
+            plans[order] = plan
+    return plans
+
+
+def separable_network(x, labels, y, order=None, theta_margin=0.5) -> ConstructedNetwork:
+    """Thm 5.2: width M throughout; hidden layer l collapses the l-th class of a valid ordering
+    (the first one found when `order` is None) at p_l, in the cone of axis h_l whose aperture
+    lies between theta_{l,min} (eq. 112) and pi."""
+    labels, q = _check_inputs(x, labels, y)
+    if order is None:
+        plans = valid_orderings(x, labels, q)
+        if not plans:
+            raise AssumptionError(
+                "Def. 5.1", "no ordering of the classes is sequentially separable"
+            )
+        order, plan = next(iter(plans.items()))
+    else:
+        order = tuple(order)
+        plan = separation_plan(x, labels, q, order)
+        if plan is None:
+            raise AssumptionError("Def. 5.1", f"the ordering {order} is not sequentially separable")
+    cuts = []
+    for position, step in enumerate(plan):
+        p, h = step.base_point, step.normal
+        later = x[:, np.isin(labels, order[position + 1 :])]
+        forward = np.hstack([later, *[s.base_point[:, None] for s in plan[:position]]])
+        own = x[:, labels == step.collapsed_class] - p[:, None]
+        need = 2 * max(
+            np.max(angle_to(own, -h)),
+            np.max(angle_to(forward - p[:, None], h)) if forward.size else 0.0,
+        )  # theta_{l,min} of eq. (112)
+        cuts.append((step.collapsed_class, p, h, need + theta_margin * (np.pi - need)))
+    return _build(x, labels, y, q, cuts, (x.shape[0],) * q, order, {"plan": plan})
