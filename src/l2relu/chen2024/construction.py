@@ -143,20 +143,33 @@ def _after(w_cum, w_prev, layer):
     return w_layer
 
 
-def _build(x, labels, y, q, cuts, widths, order, notes) -> ConstructedNetwork:
-    """The network of the given cuts (collapsed class, base point, axis, aperture, in input
-    space), one hidden layer each: cumulative parameters, their truncation maps checked on the
-    data (Lemma 3.4), the last layer (eq. 62 / 110) and the inversion (eqs. 21-22)."""
+def _build(x, labels, y, q, cut, widths, order, notes) -> ConstructedNetwork:
+    """One hidden layer per class: cumulative parameters from a cone, its truncation map checked
+    on the data (Lemma 3.4), then the last layer (eqs. 62, 110) and the inversion into per-layer
+    weights (eqs. 21-22).
+
+    The cones live in a frame: an orthonormal basis of the subspace of input space that the
+    layers so far let through (all of it until a layer narrows; then the row space of that
+    layer's W^(l), where X^(tau, l) lies). Building later layers in that frame keeps every
+    W^(l) a product W_l W^(l-1). cut(layer, coords, new_frame) returns (class, base point,
+    axis, aperture) in the frame's coordinates, given the data's coordinates there."""
     m = x.shape[0]
     tau = x  # X^(tau, l) of eq. (25)
+    basis = np.eye(m)
     w_prev, b_prev = np.eye(m), np.zeros(m)
-    hidden = []
-    for layer, ((target, p, h, theta), width) in enumerate(zip(cuts, widths, strict=True), 1):
-        w_cum, b_cum = cone_layer(p, h, theta, width)  # eqs. (61) / (109)
+    hidden, new_frame = [], True
+    for layer, width in enumerate(widths, 1):
+        coords = basis.T @ tau
+        target, p, h, theta = cut(layer, coords, new_frame)
+        w_frame, b_cum = cone_layer(p, h, theta, width)  # eqs. (61) / (109)
+        w_cum = w_frame @ basis.T
         w_layer = _after(w_cum, w_prev, layer)
-        _check_cones(w_cum, tau, labels, target, p)
-        hidden.append(Layer(w_layer, b_cum - w_layer @ b_prev, target, p, h, theta))
+        _check_cones(w_frame, coords, labels, target, p)
+        hidden.append(Layer(w_layer, b_cum - w_layer @ b_prev, target, basis @ p, basis @ h, theta))
         tau = truncation_map(w_cum, b_cum, tau)
+        new_frame = width < basis.shape[1]
+        if new_frame:
+            basis = np.linalg.svd(w_cum, full_matrices=False)[2].T
         w_prev, b_prev = w_cum, b_cum
     points = class_means(tau, labels, q)
     spread = np.abs(tau - points[:, labels]).max()
@@ -165,8 +178,31 @@ def _build(x, labels, y, q, cuts, widths, order, notes) -> ConstructedNetwork:
     if np.linalg.matrix_rank(points) < q:
         raise AssumptionError("rank", "the collapsed points are linearly dependent")
     w_last = y @ np.linalg.pinv(points)  # eq. (62), b^(Q+1) = 0
-    w_out = _after(w_last, w_prev, len(cuts) + 1)
+    w_out = _after(w_last, w_prev, len(widths) + 1)
     return ConstructedNetwork(hidden, w_out, -w_out @ b_prev, tuple(order), notes)
+
+
+def _clustered_geometry(z, labels, q, where):
+    """Prop. 4.1's geometry of the data z: means, barycenter x-bar (eq. 56), delta (eq. 54),
+    f_j (eq. 57) and theta_{*,j} (eq. 58), with conditions (55) and (59) checked."""
+    means = class_means(z, labels, q)
+    center = means.mean(axis=1)
+    delta = float(np.max(np.linalg.norm(z - means[:, labels], axis=0)))
+    gaps = np.linalg.norm(means - center[:, None], axis=0)
+    if not delta < gaps.min() / 4:  # (55) holds for some c0 < 1/4
+        raise AssumptionError(
+            "(55)",
+            f"{where}clusters of radius delta = {delta:.3g} are not below "
+            f"min_j |x_j - x| / 4 = {gaps.min() / 4:.3g}",
+        )
+    f = (center[:, None] - means) / gaps
+    apertures = [
+        _ball_aperture(means[:, j], f[:, j], np.delete(means, j, axis=1), 4 * delta)
+        for j in range(q)
+    ]
+    if not max(apertures) < np.pi:
+        raise AssumptionError("(59)", f"{where}max_j theta_*,j = {max(apertures):.3f} >= pi")
+    return means, f, delta, max(apertures), delta / gaps.min()
 
 
 def clustered_network(
@@ -180,33 +216,30 @@ def clustered_network(
     """Prop. 4.1: hidden layer l collapses class l - 1 at x_l + mu_l f_l, mu_l =
     (2 + mu_fraction) delta in (2 delta, 3 delta), in the cone of aperture theta_* =
     max(pi/2, max_j theta_{*,j} + theta_margin (pi - max_j theta_{*,j})) (eq. 64).
-    widths: d_1 >= ... >= d_Q >= Q (default: all M). Checks (55), (59), Lemma 3.4's cones on the
-    data and, for narrowing widths, that (61) is realizable by per-layer weights."""
+
+    widths: d_1 >= ... >= d_Q >= Q (default: all M, the paper's construction exactly). After a
+    layer that narrows, the geometry (and (55), (59)) is taken again on the data's projection
+    onto the new frame (see _build), since (61) read literally is no longer a product of
+    per-layer matrices."""
     labels, q = _check_inputs(x, labels, y)
     widths = _check_widths(widths or (x.shape[0],) * q, x.shape[0], q)
-    means = class_means(x, labels, q)
-    center = means.mean(axis=1)  # x-bar, eq. (56)
-    delta = float(np.max(np.linalg.norm(x - means[:, labels], axis=0)))  # eq. (54)
-    gaps = np.linalg.norm(means - center[:, None], axis=0)
-    if not delta < gaps.min() / 4:  # (55) holds for some c0 < 1/4
-        raise AssumptionError(
-            "(55)",
-            f"clusters of radius delta = {delta:.3g} are not below min_j |x_j - x| / 4 = "
-            f"{gaps.min() / 4:.3g}",
-        )
-    f = (center[:, None] - means) / gaps  # eq. (57)
-    apertures = [
-        _ball_aperture(means[:, j], f[:, j], np.delete(means, j, axis=1), 4 * delta)
-        for j in range(q)
-    ]  # theta_{*,j}, eq. (58)
-    widest = max(apertures)
-    if not widest < np.pi:
-        raise AssumptionError("(59)", f"max_j theta_*,j = {widest:.3f} is not below pi")
-    theta = max(np.pi / 2, widest + theta_margin * (np.pi - widest))
-    mu = (2 + mu_fraction) * delta
-    cuts = [(j, means[:, j] + mu * f[:, j], f[:, j], theta) for j in range(q)]
-    notes = {"c0_needed": delta / gaps.min(), "theta_star": theta, "delta": delta, "mu": mu}
-    return _build(x, labels, y, q, cuts, widths, range(q), notes)
+    notes = {"c0_needed": [], "theta_star": [], "frame_starts": []}
+    frame = {}
+
+    def cut(layer, coords, new_frame):
+        if new_frame:
+            where = "" if layer == 1 else f"in the frame of layer {layer}: "
+            means, f, delta, widest, c0 = _clustered_geometry(coords, labels, q, where)
+            theta = max(np.pi / 2, widest + theta_margin * (np.pi - widest))
+            frame.update(means=means, f=f, mu=(2 + mu_fraction) * delta, theta=theta)
+            notes["c0_needed"].append(c0)
+            notes["theta_star"].append(theta)
+            notes["frame_starts"].append(layer)
+        j = layer - 1
+        base = frame["means"][:, j] + frame["mu"] * frame["f"][:, j]
+        return j, base, frame["f"][:, j], frame["theta"]
+
+    return _build(x, labels, y, q, cut, widths, range(q), notes)
 
 
 def separating_normal(inside: np.ndarray, outside: np.ndarray, p: np.ndarray):
@@ -307,4 +340,6 @@ def separable_network(x, labels, y, order=None, theta_margin=0.5) -> Constructed
             np.max(angle_to(forward - p[:, None], h)) if forward.size else 0.0,
         )  # theta_{l,min} of eq. (112)
         cuts.append((step.collapsed_class, p, h, need + theta_margin * (np.pi - need)))
-    return _build(x, labels, y, q, cuts, (x.shape[0],) * q, order, {"plan": plan})
+    return _build(
+        x, labels, y, q, lambda layer, *_: cuts[layer - 1], (x.shape[0],) * q, order, {"plan": plan}
+    )
