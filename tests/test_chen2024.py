@@ -116,7 +116,7 @@ def test_prop_4_1_network_has_zero_cost_in_the_training_engine(m, q):
     y = np.random.default_rng(1).standard_normal((q, q))
     net = construction.clustered_network(x, labels, y)
     assert construction.cost(engine_outputs(net, x), labels, y) < 1e-20
-    assert max(net.notes["c0_needed"]) < 0.25
+    assert net.notes["c0_needed"] < 0.25
 
 
 def test_each_hidden_layer_collapses_its_class_and_leaves_the_others_alone():
@@ -218,3 +218,19 @@ def test_eq_61_read_literally_is_not_a_product_once_a_layer_narrows():
     w2, _ = tr.cone_layer(means[:, 1], f[:, 1], 2.0, 3)
     with pytest.raises(construction.AssumptionError, match=r"\(21\)"):
         construction._after(w2, w1, 2)
+
+
+@pytest.mark.parametrize("m", [3, 4, 6])
+def test_a_narrowing_layer_acts_as_lemma_3_4_and_keeps_the_chosen_subspace(m):
+    n = 8
+    rng = np.random.default_rng(m)
+    keep = np.linalg.qr(rng.standard_normal((n, m)))[0]
+    h = keep @ rng.standard_normal(m)
+    p, theta = rng.standard_normal(n), 2.4
+    w, b = tr.narrowing_cone_layer(p, h, theta, keep)
+    assert w.shape == (m, n) and np.linalg.matrix_rank(w) == m
+    np.testing.assert_allclose(keep @ (keep.T @ w.T), w.T, atol=1e-12)  # rows in span(keep)
+    assert (w @ (cone_points(p, h, theta, 500, rng) - p[:, None]) >= -1e-9).all()
+    assert (w @ (cone_points(p, -h, theta, 500, rng) - p[:, None]) <= 1e-9).all()
+    with pytest.raises(ValueError, match="kept subspace"):
+        tr.narrowing_cone_layer(p, np.ones(n), theta, keep)

@@ -17,7 +17,13 @@ from itertools import permutations
 
 import numpy as np
 
-from l2relu.chen2024.truncation import angle_to, cone_layer, relu, truncation_map
+from l2relu.chen2024.truncation import (
+    angle_to,
+    cone_layer,
+    narrowing_cone_layer,
+    relu,
+    truncation_map,
+)
 
 
 class AssumptionError(ValueError):
@@ -151,24 +157,29 @@ def _build(x, labels, y, q, cut, widths, order, notes) -> ConstructedNetwork:
     The cones live in a frame: an orthonormal basis of the subspace of input space that the
     layers so far let through (all of it until a layer narrows; then the row space of that
     layer's W^(l), where X^(tau, l) lies). Building later layers in that frame keeps every
-    W^(l) a product W_l W^(l-1). cut(layer, coords, new_frame) returns (class, base point,
-    axis, aperture) in the frame's coordinates, given the data's coordinates there."""
+    W^(l) a product W_l W^(l-1). cut(layer, coords, basis, width) returns (class, base point,
+    axis, aperture, subspace) in the frame's coordinates, given the data's coordinates there
+    and the frame's basis; the subspace (orthonormal columns, or None) is the one a narrowing
+    layer's rows must span (Lemma 3.4's own rows do not keep the class means, see
+    narrowing_cone_layer)."""
     m = x.shape[0]
     tau = x  # X^(tau, l) of eq. (25)
     basis = np.eye(m)
     w_prev, b_prev = np.eye(m), np.zeros(m)
-    hidden, new_frame = [], True
+    hidden = []
     for layer, width in enumerate(widths, 1):
         coords = basis.T @ tau
-        target, p, h, theta = cut(layer, coords, new_frame)
-        w_frame, b_cum = cone_layer(p, h, theta, width)  # eqs. (61) / (109)
+        target, p, h, theta, keep = cut(layer, coords, basis, width)
+        if width < basis.shape[1] and keep is not None:
+            w_frame, b_cum = narrowing_cone_layer(p, h, theta, keep)
+        else:
+            w_frame, b_cum = cone_layer(p, h, theta, width)  # eqs. (61) / (109)
         w_cum = w_frame @ basis.T
         w_layer = _after(w_cum, w_prev, layer)
         _check_cones(w_frame, coords, labels, target, p)
         hidden.append(Layer(w_layer, b_cum - w_layer @ b_prev, target, basis @ p, basis @ h, theta))
         tau = truncation_map(w_cum, b_cum, tau)
-        new_frame = width < basis.shape[1]
-        if new_frame:
+        if width < basis.shape[1]:
             basis = np.linalg.svd(w_cum, full_matrices=False)[2].T
         w_prev, b_prev = w_cum, b_cum
     points = class_means(tau, labels, q)
@@ -182,9 +193,11 @@ def _build(x, labels, y, q, cut, widths, order, notes) -> ConstructedNetwork:
     return ConstructedNetwork(hidden, w_out, -w_out @ b_prev, tuple(order), notes)
 
 
-def _clustered_geometry(z, labels, q, where):
+def _clustered_geometry(z, labels, q, where, to_cut):
     """Prop. 4.1's geometry of the data z: means, barycenter x-bar (eq. 56), delta (eq. 54),
-    f_j (eq. 57) and theta_{*,j} (eq. 58), with conditions (55) and (59) checked."""
+    f_j (eq. 57) and theta_{*,j} (eq. 58) for the classes still to cut, with conditions (55)
+    and (59) checked. (A class already collapsed is never cut again; it only has to stay in
+    the later forward cones, which (58) asks of every class.)"""
     means = class_means(z, labels, q)
     center = means.mean(axis=1)
     delta = float(np.max(np.linalg.norm(z - means[:, labels], axis=0)))
@@ -197,12 +210,21 @@ def _clustered_geometry(z, labels, q, where):
         )
     f = (center[:, None] - means) / gaps
     apertures = [
-        _ball_aperture(means[:, j], f[:, j], np.delete(means, j, axis=1), 4 * delta)
-        for j in range(q)
+        _ball_aperture(means[:, j], f[:, j], np.delete(means, j, axis=1), 4 * delta) for j in to_cut
     ]
     if not max(apertures) < np.pi:
         raise AssumptionError("(59)", f"{where}max_j theta_*,j = {max(apertures):.3f} >= pi")
     return means, f, delta, max(apertures), delta / gaps.min()
+
+
+def _keep(coords, means, width):
+    """The subspace a narrowing layer keeps: the span of the class means (so that the data's
+    projection there keeps the means and only shrinks the clusters), topped up to `width`
+    dimensions with the directions of largest spread of the data around their means."""
+    span = np.linalg.svd(means, full_matrices=False)[0]
+    rest = coords - span @ (span.T @ coords)
+    extra = np.linalg.svd(rest, full_matrices=True)[0][:, : width - span.shape[1]]
+    return np.linalg.qr(np.hstack([span, extra]))[0]
 
 
 def clustered_network(
@@ -213,31 +235,25 @@ def clustered_network(
     mu_fraction: float = 0.5,
     theta_margin: float = 0.5,
 ) -> ConstructedNetwork:
-    """Prop. 4.1: hidden layer l collapses class l - 1 at x_l + mu_l f_l, mu_l =
+    """Prop. 4.1: hidden layer l collapses class l - 1 at x_l + mu f_l, mu =
     (2 + mu_fraction) delta in (2 delta, 3 delta), in the cone of aperture theta_* =
     max(pi/2, max_j theta_{*,j} + theta_margin (pi - max_j theta_{*,j})) (eq. 64).
 
-    widths: d_1 >= ... >= d_Q >= Q (default: all M, the paper's construction exactly). After a
-    layer that narrows, the geometry (and (55), (59)) is taken again on the data's projection
-    onto the new frame (see _build), since (61) read literally is no longer a product of
-    per-layer matrices."""
+    widths: d_1 >= ... >= d_Q >= Q (default: all M, the paper's construction exactly). A layer
+    that narrows keeps the span of the class means (narrowing_cone_layer), so X^(tau, l) is
+    projected onto a subspace holding the means, and the later layers, built in that frame,
+    see the geometry of the proof unchanged: the same means, barycenter, f_j and theta_*."""
     labels, q = _check_inputs(x, labels, y)
     widths = _check_widths(widths or (x.shape[0],) * q, x.shape[0], q)
-    notes = {"c0_needed": [], "theta_star": [], "frame_starts": []}
-    frame = {}
+    means, f, delta, widest, c0 = _clustered_geometry(x, labels, q, "", range(q))
+    theta = max(np.pi / 2, widest + theta_margin * (np.pi - widest))
+    mu = (2 + mu_fraction) * delta
+    notes = {"c0_needed": c0, "theta_star": theta, "delta": delta, "mu": mu}
 
-    def cut(layer, coords, new_frame):
-        if new_frame:
-            where = "" if layer == 1 else f"in the frame of layer {layer}: "
-            means, f, delta, widest, c0 = _clustered_geometry(coords, labels, q, where)
-            theta = max(np.pi / 2, widest + theta_margin * (np.pi - widest))
-            frame.update(means=means, f=f, mu=(2 + mu_fraction) * delta, theta=theta)
-            notes["c0_needed"].append(c0)
-            notes["theta_star"].append(theta)
-            notes["frame_starts"].append(layer)
+    def cut(layer, coords, frame, width):
         j = layer - 1
-        base = frame["means"][:, j] + frame["mu"] * frame["f"][:, j]
-        return j, base, frame["f"][:, j], frame["theta"]
+        means_f, f_f = frame.T @ means, frame.T @ f[:, j]
+        return j, means_f[:, j] + mu * f_f, f_f, theta, _keep(coords, means_f, width)
 
     return _build(x, labels, y, q, cut, widths, range(q), notes)
 
@@ -317,13 +333,20 @@ def separable_network(x, labels, y, order=None, theta_margin=0.5) -> Constructed
     (the first one found when `order` is None) at p_l, in the cone of axis h_l whose aperture
     lies between theta_{l,min} (eq. 112) and pi."""
     labels, q = _check_inputs(x, labels, y)
-    if order is None:
-        plans = valid_orderings(x, labels, q)
-        if not plans:
+    if order is None:  # the first valid ordering, in lexicographic order
+        found = next(
+            (
+                (o, plan)
+                for o in permutations(range(q))
+                if (plan := separation_plan(x, labels, q, o)) is not None
+            ),
+            None,
+        )
+        if found is None:
             raise AssumptionError(
                 "Def. 5.1", "no ordering of the classes is sequentially separable"
             )
-        order, plan = next(iter(plans.items()))
+        order, plan = found
     else:
         order = tuple(order)
         plan = separation_plan(x, labels, q, order)
@@ -341,5 +364,12 @@ def separable_network(x, labels, y, order=None, theta_margin=0.5) -> Constructed
         )  # theta_{l,min} of eq. (112)
         cuts.append((step.collapsed_class, p, h, need + theta_margin * (np.pi - need)))
     return _build(
-        x, labels, y, q, lambda layer, *_: cuts[layer - 1], (x.shape[0],) * q, order, {"plan": plan}
+        x,
+        labels,
+        y,
+        q,
+        lambda layer, *_: (*cuts[layer - 1], None),
+        (x.shape[0],) * q,
+        order,
+        {"plan": plan},
     )

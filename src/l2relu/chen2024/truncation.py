@@ -76,3 +76,32 @@ def truncation_map(w: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
     """tau_{W,b}(X) = W^+ (sigma(W X + B) - B), eq. (19): a layer's action seen in its input
     space."""
     return np.linalg.pinv(w) @ (relu(w @ x + b[:, None]) - b[:, None])
+
+
+def narrowing_cone_layer(p: np.ndarray, h: np.ndarray, theta: float, keep: np.ndarray):
+    """A layer of width m < n with Lemma 3.4's action on the cone p + C_theta[h] whose rows span
+    a chosen m-dimensional subspace: `keep` (n, m), orthonormal columns whose span holds h.
+
+    Lemma 3.4's rows are vectors at a fixed angle beta from the axis, spread evenly around it;
+    any row at angle <= pi/2 - theta/2 from h is >= 0 on the whole forward cone and <= 0 on the
+    backward one. Here the m rows are cos(beta) h + sin(beta) v_i, beta = pi/2 - theta/2 (the
+    angle Lemma 3.4's W_theta R reaches for theta >= theta_n), with v_i the vertices of a
+    regular simplex in span(keep) orthogonal to h: independent rows, all in span(keep)."""
+    n, m = keep.shape
+    h = h / np.linalg.norm(h)
+    if not np.allclose(keep @ (keep.T @ h), h, atol=1e-9):
+        raise ValueError("the cone's axis must lie in the kept subspace")
+    if not 0 < theta < np.pi:
+        raise ValueError(f"the cone's aperture theta = {theta} must lie in (0, pi)")
+    if m == 1:
+        w = h[None, :]
+    else:
+        across = keep - np.outer(h, h @ keep)  # span(keep) within h's orthogonal complement
+        u, sing, _ = np.linalg.svd(across, full_matrices=False)
+        plane = u[:, : m - 1]  # (n, m - 1)
+        centered = np.eye(m) - 1.0 / m  # simplex vertices: the centered basis of R^m ...
+        coords = np.linalg.svd(centered)[0][:, : m - 1]  # ... in an orthonormal basis of 1^perp
+        vertices = coords / np.linalg.norm(coords, axis=1, keepdims=True)  # (m, m - 1)
+        beta = np.pi / 2 - theta / 2
+        w = np.cos(beta) * h[None, :] + np.sin(beta) * vertices @ plane.T
+    return w, -w @ p

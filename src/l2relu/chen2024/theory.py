@@ -1,0 +1,118 @@
+"""chen2024's constructions over a grid of (M, Q, N): the cost of each constructed network
+through the training engine, its parameter counts next to the paper's formulas, and, beyond
+the paper, how often gradient descent from a random start reaches zero cost on the same data
+and architecture."""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import torch
+
+from l2relu import engine
+from l2relu.chen2024 import construction, data
+from l2relu.seeding import derive_seed
+
+# The three networks built on every data set: widths of the Q hidden layers.
+ARCHITECTURES = {
+    "prop4.1": lambda m, q: (m,) * q,  # Prop. 4.1 at constant width M
+    "cor4.2": lambda m, q: (q,) * q,  # Cor. 4.2: the first layer narrows to Q at once
+    "thm5.2": lambda m, q: (m,) * q,  # Thm 5.2: width M
+}
+
+
+@dataclass(frozen=True)
+class TheoryConfig:
+    dims: tuple[tuple[int, int], ...]  # the (M, Q) pairs
+    per_class: tuple[int, ...]  # points per class: N = Q * per_class
+    spread: float  # cluster radius / smallest center-barycenter distance (< 1/4 for (55))
+    seed: int
+    gd_restarts: int  # random initializations trained per (M, Q), at the smallest N
+    gd_adam_steps: int
+    gd_adam_lr: float
+    gd_steps: int
+    gd_lr: float
+    zero_cost: float  # a trained network "reaches zero cost" below this cost (14)
+
+
+def engine_cost(net: construction.ConstructedNetwork, x, labels, y) -> float:
+    """Cost (14) of a constructed network run through the training engine's forward pass."""
+    model = engine.BatchedMLP.from_weights(
+        [torch.tensor(w)[None] for w in net.weights],
+        [torch.tensor(b)[None] for b in net.biases],
+        bias=True,
+    )
+    with torch.no_grad():
+        out = model.forward(torch.tensor(x)).numpy()[0]
+    return construction.cost(out, labels, y)
+
+
+def build_row(name, m, q, per_class, x, labels, y) -> dict:
+    row = {"construction": name, "M": m, "Q": q, "N": len(labels), "per_class": per_class}
+    try:
+        if name == "thm5.2":
+            net = construction.separable_network(x, labels, y)
+        else:
+            net = construction.clustered_network(x, labels, y, ARCHITECTURES[name](m, q))
+    except construction.AssumptionError as err:
+        return row | {"built": False, "failed_condition": err.condition, "cost": np.nan}
+    return row | {
+        "built": True,
+        "failed_condition": "",
+        "cost": engine_cost(net, x, labels, y),
+        "weights": sum(w.size for w in net.weights),
+        "parameters": net.parameter_count(),
+        # the numbers that fix each hidden layer beyond the data: aperture, axis, base point
+        "construction_numbers": sum(1 + layer.axis.size + 1 for layer in net.hidden),
+        "order": "-".join(map(str, net.order)),
+    }
+
+
+def constructions(cfg: TheoryConfig) -> pd.DataFrame:
+    rows = []
+    for m, q in cfg.dims:
+        y = np.eye(q)
+        for per_class in cfg.per_class:
+            x, labels = data.clustered(m, q, per_class, cfg.spread, cfg.seed)
+            rows += [build_row(name, m, q, per_class, x, labels, y) for name in ARCHITECTURES]
+    return pd.DataFrame(rows)
+
+
+def gradient_descent(cfg: TheoryConfig, device="auto", log=None) -> pd.DataFrame:
+    """Beyond the paper: Thm 5.2's architecture (Q hidden layers of width M, biases) trained on
+    cost (14) from He-initialized starts, Adam then GD, no regularization."""
+    rows = []
+    dev = engine.pick_device(device)
+    for m, q in cfg.dims:
+        per_class = min(cfg.per_class)
+        x, labels = data.clustered(m, q, per_class, cfg.spread, cfg.seed)
+        seeds = [derive_seed("chen2024", "gd", m, q, cfg.seed, r) for r in range(cfg.gd_restarts)]
+        model = engine.BatchedMLP(
+            engine.NetworkConfig((m, *(m,) * q, q), bias=True), seeds, dev, torch.float64
+        )
+        target = torch.tensor(np.eye(q)[:, labels], device=dev)
+        phases = (
+            engine.Phase("adam", cfg.gd_adam_lr, cfg.gd_adam_steps),
+            engine.Phase("gd", cfg.gd_lr, cfg.gd_steps, halve_on_rise=True),
+        )
+        result = engine.train(
+            model,
+            torch.tensor(x, device=dev),
+            target,
+            0.0,
+            engine.TrainConfig("mse_half_sum", phases, log_every=0),
+            **({"log": log} if log else {}),
+        )
+        for restart, (loss, diverged) in enumerate(zip(result.loss, result.diverged, strict=True)):
+            rows.append(
+                {
+                    "M": m,
+                    "Q": q,
+                    "N": len(labels),
+                    "restart": restart,
+                    "cost": float(loss),
+                    "diverged": bool(diverged),
+                    "zero_cost": bool(loss < cfg.zero_cost) and not diverged,
+                }
+            )
+    return pd.DataFrame(rows)
