@@ -13,6 +13,7 @@ configfile: "config/config.yaml"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/timor2022.smk"
 include: "workflow/rules/jacot2022.smk"
+include: "workflow/rules/chen2024.smk"
 include: "workflow/rules/claims.smk"
 
 

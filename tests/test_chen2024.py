@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from l2relu.chen2024 import construction
+from l2relu.chen2024 import construction, data
 from l2relu.chen2024 import truncation as tr
 
 
@@ -234,3 +234,14 @@ def test_a_narrowing_layer_acts_as_lemma_3_4_and_keeps_the_chosen_subspace(m):
     assert (w @ (cone_points(p, -h, theta, 500, rng) - p[:, None]) <= 1e-9).all()
     with pytest.raises(ValueError, match="kept subspace"):
         tr.narrowing_cone_layer(p, np.ones(n), theta, keep)
+
+
+def test_clustered_data_meet_prop_4_1_and_are_reproducible():
+    x, labels = data.clustered(6, 4, 30, spread=0.1, seed=3)
+    again, _ = data.clustered(6, 4, 30, spread=0.1, seed=3)
+    np.testing.assert_array_equal(x, again)
+    assert x.shape == (6, 120) and np.bincount(labels).tolist() == [30] * 4
+    net = construction.clustered_network(x, labels, np.eye(4))
+    assert net.notes["c0_needed"] < 0.25
+    with pytest.raises(ValueError, match="M >= Q"):
+        data.clustered(2, 3, 5, 0.1, 0)

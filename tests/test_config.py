@@ -55,6 +55,9 @@ def test_the_three_scales_are_valid(overlay):
         ({"jacot2022": {"fig1": {"digits": [7, 10]}}}, "jacot2022.fig1.digits.1", "maximum"),
         ({"jacot2022": {"fig1": {"digits": [7, 7]}}}, "jacot2022.fig1.digits", "non-unique"),
         ({"jacot2022": {"fig1": {"width": 0}}}, "jacot2022.fig1.width", "minimum"),
+        ({"chen2024": {"theory": {"spread": 0.25}}}, "chen2024.theory.spread", "maximum"),
+        ({"chen2024": {"theory": {"dims": [[5]]}}}, "chen2024.theory.dims.0", "short"),
+        ({"chen2024": {"theory": {"per_class": []}}}, "chen2024.theory.per_class", "non-empty"),
     ],
 )
 def test_bad_values_are_named(overlay, key, words):
@@ -96,3 +99,12 @@ def test_a_cross_field_error_is_named(workflow_copy, tmp_path):
     proc = snakemake(workflow_copy, "-n", "--configfile", str(bad), check=False)
     assert proc.returncode != 0
     assert "timor2022.theory.deep.width" in proc.stdout + proc.stderr
+
+
+def test_more_classes_than_dimensions_is_named(workflow_copy, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("chen2024:\n  theory:\n    dims: [[5, 3], [3, 4]]\n")
+    proc = snakemake(workflow_copy, "-n", "--configfile", str(bad), check=False)
+    assert proc.returncode != 0
+    assert "chen2024.theory.dims: [3, 4] has Q > M" in proc.stdout + proc.stderr
+    assert not (workflow_copy / "results").exists()

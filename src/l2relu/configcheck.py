@@ -63,3 +63,11 @@ def mnist_problem(jacot: dict) -> str | None:
                 f"embedded set has {EMBEDDED_SIZE}"
             )
     return None
+
+
+def chen2024_problem(chen: dict) -> str | None:
+    """Cross-field checks the schema cannot express."""
+    for m, q in chen["theory"]["dims"]:
+        if q > m:
+            return f"config key chen2024.theory.dims: [{m}, {q}] has Q > M (needs Q <= M classes)"
+    return None

@@ -37,6 +37,12 @@ class Phase:
     halve_on_rise: bool = False
 
 
+def adam_then_gd(adam_lr: float, adam_steps: int, gd_lr: float, gd_steps: int):
+    """Adam (fast), then full-batch GD that halves a network's step on any rise (settles in
+    the basin Adam found): the recipe of jacot2022's App. A."""
+    return (Phase("adam", adam_lr, adam_steps), Phase("gd", gd_lr, gd_steps, halve_on_rise=True))
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     loss: str  # one of LOSSES; "mse_half_sum" is timor2022's (1/2)||N(X) - Y||_F^2

@@ -1,13 +1,12 @@
 # Config validation, the target registry and the helpers every paper's rules share.
 # Parse time stays cheap: nothing here imports torch, numba or pandas.
-import json
 import re
 
 import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from l2relu.configcheck import explain, mnist_problem, mnist_subsets
+from l2relu.configcheck import chen2024_problem, explain, mnist_problem, mnist_subsets
 
 # The project's one pinned environment, in which every job runs (README, set-up).
 ENV = "../../environment.yml"
@@ -28,6 +27,8 @@ def _check_config():
             )
     if problem is None:
         problem = mnist_problem(config["jacot2022"])
+    if problem is None:
+        problem = chen2024_problem(config["chen2024"])
     if problem is not None:
         raise WorkflowError(problem)
     validate(config, schema_path)
@@ -78,12 +79,16 @@ def seed_range(first, n):
 
 def notebook_parameters(**extra):
     """papermill parameters: every input and output path of the rule, plus `extra`, as one
-    YAML (JSON) string. Notebooks learn paths only from here, never from the config."""
+    YAML string. Notebooks learn paths only from here, never from the config."""
 
     def parameters(wildcards, input, output):
-        values = {f"input_{k}": v for k, v in input.items() if k != "notebook"}
-        values |= {f"output_{k}": v for k, v in output.items() if k != "notebook"}
-        return json.dumps(values | extra)
+        def plain(path):  # Snakemake's path objects are str subclasses YAML will not write
+            return str(path) if isinstance(path, str) else [str(p) for p in path]
+
+        values = {f"input_{k}": plain(v) for k, v in input.items() if k != "notebook"}
+        values |= {f"output_{k}": plain(v) for k, v in output.items() if k != "notebook"}
+        # YAML, not JSON: papermill reads YAML 1.1, in which JSON's 1e-16 is a string
+        return yaml.safe_dump(values | extra, default_flow_style=True, width=10**9).strip()
 
     return parameters
 

@@ -33,6 +33,7 @@ class TheoryConfig:
     gd_steps: int
     gd_lr: float
     zero_cost: float  # a trained network "reaches zero cost" below this cost (14)
+    float_zero: float  # a constructed network's cost must be at most this (float rounding)
 
 
 def engine_cost(net: construction.ConstructedNetwork, x, labels, y) -> float:
@@ -62,8 +63,6 @@ def build_row(name, m, q, per_class, x, labels, y) -> dict:
         "cost": engine_cost(net, x, labels, y),
         "weights": sum(w.size for w in net.weights),
         "parameters": net.parameter_count(),
-        # the numbers that fix each hidden layer beyond the data: aperture, axis, base point
-        "construction_numbers": sum(1 + layer.axis.size + 1 for layer in net.hidden),
         "order": "-".join(map(str, net.order)),
     }
 
@@ -91,10 +90,7 @@ def gradient_descent(cfg: TheoryConfig, device="auto", log=None) -> pd.DataFrame
             engine.NetworkConfig((m, *(m,) * q, q), bias=True), seeds, dev, torch.float64
         )
         target = torch.tensor(np.eye(q)[:, labels], device=dev)
-        phases = (
-            engine.Phase("adam", cfg.gd_adam_lr, cfg.gd_adam_steps),
-            engine.Phase("gd", cfg.gd_lr, cfg.gd_steps, halve_on_rise=True),
-        )
+        phases = engine.adam_then_gd(cfg.gd_adam_lr, cfg.gd_adam_steps, cfg.gd_lr, cfg.gd_steps)
         result = engine.train(
             model,
             torch.tensor(x, device=dev),

@@ -77,10 +77,7 @@ def run(cfg: Fig2Config, data: dict, device="auto", log=None) -> pd.DataFrame:
     widths = (x.shape[0], cfg.width, cfg.width, n_out)
     network = engine.NetworkConfig(widths, bias=True, init_scale=cfg.init_scale)
     model = engine.BatchedMLP(network, seeds, dev, torch.float64)
-    phases = (
-        engine.Phase("adam", cfg.adam_lr, cfg.adam_steps),
-        engine.Phase("gd", cfg.gd_lr, cfg.gd_steps, halve_on_rise=True),
-    )
+    phases = engine.adam_then_gd(cfg.adam_lr, cfg.adam_steps, cfg.gd_lr, cfg.gd_steps)
     result = engine.train(
         model,
         x,

@@ -1,0 +1,18 @@
+"""Build chen2024's networks over the (M, Q, N) grid and measure them; write the ledger rows."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+from l2relu.chen2024 import ledger  # noqa: E402
+from l2relu.chen2024.theory import TheoryConfig, constructions  # noqa: E402
+from l2relu.io import write_table  # noqa: E402
+
+config = snakemake.params.config
+cfg = TheoryConfig(
+    **config | {"dims": tuple(map(tuple, config["dims"])), "per_class": tuple(config["per_class"])}
+)
+networks = constructions(cfg)
+print(networks.to_string(), file=sys.stderr)
+write_table(networks, snakemake.output.networks)
+write_table(ledger.theory_claims(networks, cfg.float_zero), snakemake.output.claims)
