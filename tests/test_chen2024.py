@@ -245,3 +245,15 @@ def test_clustered_data_meet_prop_4_1_and_are_reproducible():
     assert net.notes["c0_needed"] < 0.25
     with pytest.raises(ValueError, match="M >= Q"):
         data.clustered(2, 3, 5, 0.1, 0)
+
+
+def test_fig2_grid_shows_lemma_3_4_and_its_rows_catch_a_wrong_map():
+    from l2relu.chen2024 import ledger
+    from l2relu.chen2024.figures import Fig2Config, fig2_grid
+
+    grid, layer = fig2_grid(Fig2Config((0.5, 0.3), 30.0, 120.0, 2.0, 21))
+    assert set(grid.region) == {"forward", "backward", "neither"}
+    args = (layer["p"], layer["h"], layer["theta"], 1e-12)
+    assert (ledger.fig2_claims(grid, *args).status == "pass").all()
+    identity = grid.assign(tau1=grid.x1, tau2=grid.x2)  # a map that truncates nothing
+    assert (ledger.fig2_claims(identity, *args).status == "fail").sum() == 2

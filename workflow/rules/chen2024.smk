@@ -1,12 +1,59 @@
 # chen2024: Chen, Munoz Ewald, "Interpretable global minima of deep ReLU neural networks on
 # sequentially separable data". The explicit networks of Prop. 4.1, Cor. 4.2 and Thm 5.2.
 
+CHEN_FIG2 = config["chen2024"]["fig2"]
 CHEN_THEORY = config["chen2024"]["theory"]
 # One run: every (M, Q, N) of the grid on the data of one spread and seed.
 CHEN_THEORY_RUN = "results/chen2024/theory/spread{spread}_s{seed}".format(
     spread=fmt_lam(CHEN_THEORY["spread"]), seed=CHEN_THEORY["seed"]
 )
 CHEN_THEORY_LOG = CHEN_THEORY_RUN.replace("results/", "logs/", 1)
+
+
+rule compute_chen2024_fig2_map:
+    input:
+        code=src_modules("chen2024/truncation", "chen2024/figures", "chen2024/ledger", "claims"),
+    output:
+        grid="results/chen2024/fig2/p{p}_h{h}_theta{theta}/grid.csv".format(
+            p="_".join(f"{v:g}" for v in CHEN_FIG2["base_point"]),
+            h=f"{CHEN_FIG2['axis_deg']:g}",
+            theta=f"{CHEN_FIG2['aperture_deg']:g}",
+        ),
+        claims=claims_rows("chen2024_fig2"),
+    conda:
+        ENV
+    log:
+        "logs/chen2024/fig2/compute_map.log",
+    params:
+        config=CHEN_FIG2,
+    script:
+        "../scripts/compute_chen2024_fig2_map.py"
+
+
+rule execute_chen2024_fig2_notebook:
+    input:
+        notebook="notebooks/chen2024_fig2.ipynb",
+        grid=rules.compute_chen2024_fig2_map.output.grid,
+    output:
+        notebook="results/notebooks/chen2024_fig2.ipynb",
+        pdf="figures/chen2024_fig2.pdf",
+        png=report(
+            "figures/chen2024_fig2.png",
+            caption="../report/chen2024_fig2.rst",
+            category="chen2024",
+        ),
+    conda:
+        ENV
+    log:
+        "logs/notebooks/chen2024_fig2.log",
+    params:
+        parameters=notebook_parameters(
+            base_point=CHEN_FIG2["base_point"],
+            axis_deg=CHEN_FIG2["axis_deg"],
+            aperture_deg=CHEN_FIG2["aperture_deg"],
+        ),
+    shell:
+        PAPERMILL
 
 
 rule construct_chen2024_networks:
@@ -71,6 +118,11 @@ rule execute_chen2024_theory_notebook:
         ),
     shell:
         PAPERMILL
+
+
+rule chen2024_fig2:
+    input:
+        target_files("chen2024_fig2"),
 
 
 rule chen2024_theory:

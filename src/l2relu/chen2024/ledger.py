@@ -41,3 +41,47 @@ def theory_claims(networks: pd.DataFrame, float_zero: float) -> pd.DataFrame:
             )
         )
     return claims.table(rows)
+
+
+def fig2_claims(grid: pd.DataFrame, p, h, theta, tol: float) -> pd.DataFrame:
+    """Lemma 3.4 on the drawn grid: tau is the identity on the forward cone and sends the
+    backward cone to the base point p; and what the figure shows between the cones: tau sends
+    those points onto the forward cone's edges (in 2-D one unit is cut there)."""
+    target = "chen2024_fig2"
+    forward = grid[grid.region == "forward"]
+    backward = grid[grid.region == "backward"]
+    moved = np.hypot(forward.tau1 - forward.x1, forward.tau2 - forward.x2).max()
+    off = np.hypot(backward.tau1 - p[0], backward.tau2 - p[1]).max()
+    sides = grid[grid.region == "neither"]
+    d = np.vstack([sides.tau1 - p[0], sides.tau2 - p[1]])
+    angle = np.degrees(np.arccos(np.clip(h @ d / np.linalg.norm(d, axis=0), -1, 1)))
+    off_edge = np.abs(angle - np.degrees(theta) / 2).max()
+    return claims.table(
+        [
+            claims.at_most(
+                target,
+                f"largest |angle(tau(x) - p, h) - theta/2| in degrees over the {len(sides)} grid "
+                "points in neither cone (tau puts them on the forward cone's edges)",
+                "0 (Fig. 2: projected along the orange arrows)",
+                off_edge,
+                1e-6,
+                fmt="{:.1e}",
+            ),
+            claims.at_most(
+                target,
+                f"largest |tau(x) - x| over the {len(forward)} grid points in the forward cone",
+                "0 (identity)",
+                moved,
+                tol,
+                fmt="{:.1e}",
+            ),
+            claims.at_most(
+                target,
+                f"largest |tau(x) - p| over the {len(backward)} grid points in the backward cone",
+                "0 (collapsed to the base point)",
+                off,
+                tol,
+                fmt="{:.1e}",
+            ),
+        ]
+    )
