@@ -257,3 +257,15 @@ def test_fig2_grid_shows_lemma_3_4_and_its_rows_catch_a_wrong_map():
     assert (ledger.fig2_claims(grid, *args).status == "pass").all()
     identity = grid.assign(tau1=grid.x1, tau2=grid.x2)  # a map that truncates nothing
     assert (ledger.fig2_claims(identity, *args).status == "fail").sum() == 2
+
+
+def test_fig1_tables_collapse_the_first_class_only():
+    from l2relu.chen2024 import ledger
+    from l2relu.chen2024.figures import Fig1Config, fig1_tables
+
+    points, geometry, notes = fig1_tables(Fig1Config(per_class=10, spread=0.1, seed=1))
+    assert (ledger.fig1_claims(points, notes, 1e-12).status == "pass").all()
+    assert points[points.label == 0].to_base.max() < 1e-12
+    assert points[points.label > 0].to_base.min() > 1.0  # the other clusters stay far from p
+    edges = geometry.set_index("name").loc[["edge_a", "edge_b"]].to_numpy()
+    assert np.allclose(np.linalg.norm(edges, axis=1), 1.0)

@@ -16,6 +16,7 @@ TARGETS = [
     "jacot2022_fig1",
     "jacot2022_fig2",
     "jacot2022_theory",
+    "chen2024_fig1",
     "chen2024_fig2",
     "chen2024_theory",
 ]

@@ -1,6 +1,7 @@
 # chen2024: Chen, Munoz Ewald, "Interpretable global minima of deep ReLU neural networks on
 # sequentially separable data". The explicit networks of Prop. 4.1, Cor. 4.2 and Thm 5.2.
 
+CHEN_FIG1 = config["chen2024"]["fig1"]
 CHEN_FIG2 = config["chen2024"]["fig2"]
 CHEN_THEORY = config["chen2024"]["theory"]
 # One run: every (M, Q, N) of the grid on the data of one spread and seed.
@@ -8,6 +9,53 @@ CHEN_THEORY_RUN = "results/chen2024/theory/spread{spread}_s{seed}".format(
     spread=fmt_lam(CHEN_THEORY["spread"]), seed=CHEN_THEORY["seed"]
 )
 CHEN_THEORY_LOG = CHEN_THEORY_RUN.replace("results/", "logs/", 1)
+
+
+rule construct_chen2024_fig1_layer:
+    input:
+        code=src_modules(
+            "chen2024/truncation", "chen2024/construction", "chen2024/data", "chen2024/figures",
+            "chen2024/ledger", "claims",
+        ),
+    output:
+        points="results/chen2024/fig1/q3_m3_spread{spread}_s{seed}/points.csv".format(
+            spread=fmt_lam(CHEN_FIG1["spread"]), seed=CHEN_FIG1["seed"]
+        ),
+        geometry="results/chen2024/fig1/q3_m3_spread{spread}_s{seed}/geometry.csv".format(
+            spread=fmt_lam(CHEN_FIG1["spread"]), seed=CHEN_FIG1["seed"]
+        ),
+        claims=claims_rows("chen2024_fig1"),
+    conda:
+        ENV
+    log:
+        "logs/chen2024/fig1/construct_layer.log",
+    params:
+        config=CHEN_FIG1,
+    script:
+        "../scripts/construct_chen2024_fig1_layer.py"
+
+
+rule execute_chen2024_fig1_notebook:
+    input:
+        notebook="notebooks/chen2024_fig1.ipynb",
+        points=rules.construct_chen2024_fig1_layer.output.points,
+        geometry=rules.construct_chen2024_fig1_layer.output.geometry,
+    output:
+        notebook="results/notebooks/chen2024_fig1.ipynb",
+        pdf="figures/chen2024_fig1.pdf",
+        png=report(
+            "figures/chen2024_fig1.png",
+            caption="../report/chen2024_fig1.rst",
+            category="chen2024",
+        ),
+    conda:
+        ENV
+    log:
+        "logs/notebooks/chen2024_fig1.log",
+    params:
+        parameters=notebook_parameters(),
+    shell:
+        PAPERMILL
 
 
 rule compute_chen2024_fig2_map:
@@ -118,6 +166,11 @@ rule execute_chen2024_theory_notebook:
         ),
     shell:
         PAPERMILL
+
+
+rule chen2024_fig1:
+    input:
+        target_files("chen2024_fig1"),
 
 
 rule chen2024_fig2:

@@ -248,7 +248,7 @@ def clustered_network(
     means, f, delta, widest, c0 = _clustered_geometry(x, labels, q, "", range(q))
     theta = max(np.pi / 2, widest + theta_margin * (np.pi - widest))
     mu = (2 + mu_fraction) * delta
-    notes = {"c0_needed": c0, "theta_star": theta, "delta": delta, "mu": mu}
+    notes = {"c0_needed": c0, "widest_theta_j": widest, "theta_star": theta, "delta": delta}
 
     def cut(layer, coords, frame, width):
         j = layer - 1

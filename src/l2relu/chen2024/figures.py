@@ -5,6 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from l2relu.chen2024 import construction, data
 from l2relu.chen2024.truncation import cone_layer, in_cone, relu, truncation_map
 
 
@@ -52,3 +53,64 @@ def fig2_grid(cfg: Fig2Config) -> tuple[pd.DataFrame, dict]:
     )
     layer = {"w": w, "b": b, "p": p, "h": h, "theta": theta}
     return grid, layer
+
+
+@dataclass(frozen=True)
+class Fig1Config:
+    per_class: int  # points in each of the three clusters
+    spread: float  # cluster radius / the centers' smallest distance to their barycenter
+    seed: int
+
+
+def fig1_tables(cfg: Fig1Config) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """Three clustered classes in R^3 (so the means are linearly independent), Prop. 4.1's
+    network on them, and its first layer drawn in the plane of the means: every point before
+    and after tau^(1), in coordinates of that plane (origin at the barycenter x-bar); and the
+    geometry (means, base point p, axis f_1, aperture theta_*)."""
+    x, labels = data.clustered(3, 3, cfg.per_class, cfg.spread, cfg.seed)
+    net = construction.clustered_network(x, labels, np.eye(3))
+    first = net.hidden[0]
+    means = construction.class_means(x, labels, 3)
+    center = means.mean(axis=1)
+    plane = np.linalg.svd(means - center[:, None])[0][:, :2]  # the means' affine plane
+
+    def coords(points):
+        return plane.T @ (points - center[:, None])
+
+    after = truncation_map(first.weight, first.bias, x)  # the first layer: W^(1) = W_1
+    before_2d, after_2d = coords(x), coords(after)
+    points = pd.DataFrame(
+        {
+            "label": labels,
+            "u": before_2d[0],
+            "v": before_2d[1],
+            "u_after": after_2d[0],
+            "v_after": after_2d[1],
+            "off_plane": np.linalg.norm(x - center[:, None] - plane @ before_2d, axis=0),
+            "moved": np.linalg.norm(after - x, axis=0),
+            "to_base": np.linalg.norm(after - first.base_point[:, None], axis=0),
+        }
+    )
+    means_2d, base_2d = coords(means), coords(first.base_point[:, None])[:, 0]
+    axis_2d = plane.T @ first.axis  # f_1 lies in the plane: it points at the barycenter
+    half = first.aperture / 2
+    edges = [
+        np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]) @ axis_2d for a in (half, -half)
+    ]  # the forward cone's edges; the backward cone's are their negatives
+    geometry = pd.DataFrame(
+        {
+            "name": [
+                "mean0",
+                "mean1",
+                "mean2",
+                "barycenter",
+                "base_point",
+                "axis",
+                "edge_a",
+                "edge_b",
+            ],
+            "u": [*means_2d[0], 0.0, base_2d[0], axis_2d[0], edges[0][0], edges[1][0]],
+            "v": [*means_2d[1], 0.0, base_2d[1], axis_2d[1], edges[0][1], edges[1][1]],
+        }
+    )
+    return points, geometry, net.notes

@@ -85,3 +85,47 @@ def fig2_claims(grid: pd.DataFrame, p, h, theta, tol: float) -> pd.DataFrame:
             ),
         ]
     )
+
+
+def fig1_claims(points: pd.DataFrame, notes: dict, tol: float) -> pd.DataFrame:
+    """Prop. 4.1's first layer on the drawn data: its class collapsed to the cone's base point,
+    the other classes untouched; and the two conditions the data must meet."""
+    target = "chen2024_fig1"
+    mine = points[points.label == 0]
+    others = points[points.label != 0]
+    return claims.table(
+        [
+            claims.at_most(
+                target,
+                "condition (55): delta / min_j |x_j - x| of the drawn clusters",
+                "c0 < 1/4",
+                notes["c0_needed"],
+                0.25,
+                fmt="{:.3f}",
+            ),
+            claims.at_most(
+                target,
+                "condition (59): max_j theta_*,j of the drawn clusters, in degrees",
+                "< 180",
+                float(np.degrees(notes["widest_theta_j"])),
+                180.0,
+                fmt="{:.1f}",
+            ),
+            claims.at_most(
+                target,
+                f"largest |tau(x) - p| over the {len(mine)} points of the cut class",
+                "0 (collapsed to the base point)",
+                mine.to_base.max(),
+                tol,
+                fmt="{:.1e}",
+            ),
+            claims.at_most(
+                target,
+                f"largest |tau(x) - x| over the {len(others)} points of the other classes",
+                "0 (untouched)",
+                others.moved.max(),
+                tol,
+                fmt="{:.1e}",
+            ),
+        ]
+    )
