@@ -293,29 +293,33 @@ class SeparationStep:
 
 
 # Where Def. 5.1's point p_j is sought on the segment from the class mean to the barycenter.
-SEGMENT_TS = tuple(np.linspace(0.05, 0.95, 19))
+SEGMENT_TS = tuple(np.linspace(0.1, 0.9, 9))
 
 
 def separation_plan(x, labels, q, order, segment_ts=SEGMENT_TS):
     """Def. 5.1 for one ordering of the classes: for each class in turn, a point p on the
     segment from its mean to the barycenter and a hyperplane through p separating the class
-    from the later classes and the earlier p's. Returns the steps, or None when a step has
-    no such hyperplane (at the tried points of the segment)."""
+    from the later classes and the earlier p's. Where p_j falls matters to the later steps, so
+    every tried point is followed (depth first) before the ordering is declared invalid.
+    Returns the steps, or None when no choice of the tried points works."""
     means = class_means(x, labels, q)
     center = means.mean(axis=1)
-    steps = []
-    for position, j in enumerate(order):
+
+    def extend(steps):
+        position = len(steps)
+        if position == len(order):
+            return steps
+        j = order[position]
         later = np.isin(labels, order[position + 1 :])
         outside = np.hstack([x[:, later], *[s.base_point[:, None] for s in steps]])
         for t in segment_ts:
             p = means[:, j] + t * (center - means[:, j])
             h = separating_normal(x[:, labels == j], outside, p)
-            if h is not None:
-                steps.append(SeparationStep(j, p, h, float(t)))
-                break
-        else:
-            return None
-    return steps
+            if h is not None and (plan := extend([*steps, SeparationStep(j, p, h, float(t))])):
+                return plan
+        return None
+
+    return extend([])
 
 
 def valid_orderings(x, labels, q):
