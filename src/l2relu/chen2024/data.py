@@ -23,3 +23,16 @@ def clustered(m: int, q: int, per_class: int, spread: float, seed: int):
     direction /= np.linalg.norm(direction, axis=0)
     radius = spread * gap * rng.uniform(size=len(labels)) ** (1 / m)  # uniform in the ball
     return centers[:, labels] + radius * direction, labels
+
+
+def planar_boxes(boxes, per_class: int, seed: int):
+    """One class per box [x0, x1, y0, y1] of the plane, `per_class` points uniform in it, lifted
+    to the plane z = 1 of R^3 (so that means off one line are linearly independent, as the
+    construction needs). Returns (X (3, N), labels (N,))."""
+    rng = rng_for("chen2024", "boxes", tuple(map(tuple, boxes)), per_class, seed)
+    x = [
+        np.vstack([rng.uniform(x0, x1, per_class), rng.uniform(y0, y1, per_class)])
+        for x0, x1, y0, y1 in boxes
+    ]
+    x = np.hstack(x)
+    return np.vstack([x, np.ones(x.shape[1])]), np.repeat(np.arange(len(boxes)), per_class)

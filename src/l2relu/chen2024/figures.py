@@ -1,11 +1,12 @@
 """The data behind chen2024's three figures, computed from the construction itself."""
 
 from dataclasses import dataclass
+from itertools import permutations
 
 import numpy as np
 import pandas as pd
 
-from l2relu.chen2024 import construction, data
+from l2relu.chen2024 import construction, data, theory
 from l2relu.chen2024.truncation import cone_layer, in_cone, relu, truncation_map
 
 
@@ -114,3 +115,53 @@ def fig1_tables(cfg: Fig1Config) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
         }
     )
     return points, geometry, net.notes
+
+
+@dataclass(frozen=True)
+class Fig3Config:
+    boxes: tuple[tuple[float, float, float, float], ...]  # one [x0, x1, y0, y1] per class
+    per_class: int
+    seed: int
+
+
+def fig3_tables(cfg: Fig3Config):
+    """A planar 3-class set (in z = 1): every ordering of the classes tried against Def. 5.1,
+    the steps (p_j, h_j) of the valid one(s), Thm 5.2's network for the first valid one, and
+    whether Prop. 4.1's assumptions hold. Returns (points, steps, orderings, notes)."""
+    x, labels = data.planar_boxes(cfg.boxes, cfg.per_class, cfg.seed)
+    q = len(cfg.boxes)
+    plans = construction.valid_orderings(x, labels, q)
+    orderings = pd.DataFrame(
+        {
+            "ordering": ["-".join(str(j + 1) for j in o) for o in permutations(range(q))],
+            "valid": [o in plans for o in permutations(range(q))],
+        }
+    )
+    notes = {"clustered_condition": ""}
+    try:
+        construction.clustered_network(x, labels, np.eye(q))
+    except construction.AssumptionError as err:
+        notes["clustered_condition"] = err.condition
+    steps = []
+    if plans:
+        order, plan = next(iter(plans.items()))
+        net = construction.separable_network(x, labels, np.eye(q), order=order)
+        notes["cost"] = theory.engine_cost(net, x, labels, np.eye(q))
+        notes["order"] = order
+        steps = [
+            {
+                "step": k + 1,
+                "label": s.collapsed_class,
+                "p_x": s.base_point[0],
+                "p_y": s.base_point[1],
+                "h_x": s.normal[0],
+                "h_y": s.normal[1],
+                "h_z": s.normal[2],
+                "t": s.segment_t,
+            }
+            for k, s in enumerate(plan)
+        ]
+    means = construction.class_means(x, labels, q)
+    points = pd.DataFrame({"x": x[0], "y": x[1], "label": labels})
+    centers = pd.DataFrame({"label": range(q), "mean_x": means[0], "mean_y": means[1]})
+    return points, pd.DataFrame(steps), orderings, centers, notes
