@@ -18,6 +18,7 @@ TARGETS = [
     "jacot2022_theory",
     "chen2024_fig1",
     "chen2024_fig2",
+    "chen2024_fig3",
     "chen2024_theory",
 ]
 SMOKE = ["--configfile", "config/smoke.yaml"]

@@ -67,6 +67,9 @@ def mnist_problem(jacot: dict) -> str | None:
 
 def chen2024_problem(chen: dict) -> str | None:
     """Cross-field checks the schema cannot express."""
+    for k, (x0, x1, y0, y1) in enumerate(chen["fig3"]["boxes"]):
+        if not (x0 < x1 and y0 < y1):
+            return f"config key chen2024.fig3.boxes.{k}: needs x0 < x1 and y0 < y1"
     for m, q in chen["theory"]["dims"]:
         if q > m:
             return f"config key chen2024.theory.dims: [{m}, {q}] has Q > M (needs Q <= M classes)"

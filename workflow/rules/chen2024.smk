@@ -3,6 +3,10 @@
 
 CHEN_FIG1 = config["chen2024"]["fig1"]
 CHEN_FIG2 = config["chen2024"]["fig2"]
+CHEN_FIG3 = config["chen2024"]["fig3"]
+CHEN_FIG3_RUN = "results/chen2024/fig3/q{q}_n{n}_s{seed}".format(
+    q=len(CHEN_FIG3["boxes"]), n=CHEN_FIG3["per_class"], seed=CHEN_FIG3["seed"]
+)
 CHEN_THEORY = config["chen2024"]["theory"]
 # One run: every (M, Q, N) of the grid on the data of one spread and seed.
 CHEN_THEORY_RUN = "results/chen2024/theory/spread{spread}_s{seed}".format(
@@ -104,6 +108,53 @@ rule execute_chen2024_fig2_notebook:
         PAPERMILL
 
 
+rule construct_chen2024_fig3_plan:
+    input:
+        code=src_modules(
+            "chen2024/truncation", "chen2024/construction", "chen2024/data", "chen2024/figures",
+            "chen2024/theory", "chen2024/ledger", "claims",
+        ),
+    output:
+        points=f"{CHEN_FIG3_RUN}/points.csv",
+        steps=f"{CHEN_FIG3_RUN}/steps.csv",
+        orderings=f"{CHEN_FIG3_RUN}/orderings.csv",
+        centers=f"{CHEN_FIG3_RUN}/centers.csv",
+        claims=claims_rows("chen2024_fig3"),
+    conda:
+        ENV
+    log:
+        "logs/chen2024/fig3/construct_plan.log",
+    params:
+        config=CHEN_FIG3,
+    script:
+        "../scripts/construct_chen2024_fig3_plan.py"
+
+
+rule execute_chen2024_fig3_notebook:
+    input:
+        notebook="notebooks/chen2024_fig3.ipynb",
+        points=rules.construct_chen2024_fig3_plan.output.points,
+        steps=rules.construct_chen2024_fig3_plan.output.steps,
+        orderings=rules.construct_chen2024_fig3_plan.output.orderings,
+        centers=rules.construct_chen2024_fig3_plan.output.centers,
+    output:
+        notebook="results/notebooks/chen2024_fig3.ipynb",
+        pdf="figures/chen2024_fig3.pdf",
+        png=report(
+            "figures/chen2024_fig3.png",
+            caption="../report/chen2024_fig3.rst",
+            category="chen2024",
+        ),
+    conda:
+        ENV
+    log:
+        "logs/notebooks/chen2024_fig3.log",
+    params:
+        parameters=notebook_parameters(),
+    shell:
+        PAPERMILL
+
+
 rule construct_chen2024_networks:
     input:
         code=src_modules(
@@ -176,6 +227,11 @@ rule chen2024_fig1:
 rule chen2024_fig2:
     input:
         target_files("chen2024_fig2"),
+
+
+rule chen2024_fig3:
+    input:
+        target_files("chen2024_fig3"),
 
 
 rule chen2024_theory:

@@ -164,4 +164,5 @@ def fig3_tables(cfg: Fig3Config):
     means = construction.class_means(x, labels, q)
     points = pd.DataFrame({"x": x[0], "y": x[1], "label": labels})
     centers = pd.DataFrame({"label": range(q), "mean_x": means[0], "mean_y": means[1]})
-    return points, pd.DataFrame(steps), orderings, centers, notes
+    columns = ["step", "label", "p_x", "p_y", "h_x", "h_y", "h_z", "t"]
+    return points, pd.DataFrame(steps, columns=columns), orderings, centers, notes
