@@ -1,6 +1,7 @@
 """chen2024's truncation map and the cones of Lemma 3.4."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from l2relu.chen2024 import construction, data
@@ -286,3 +287,33 @@ def test_fig3_tables_try_every_ordering_and_build_the_first_valid_one():
     rows = ledger.fig3_claims(orderings, notes, 1e-16)
     # several orderings work here, so the paper's "only possible one" fails for these boxes
     assert rows.status.tolist() == ["fail" if orderings.valid.sum() > 1 else "pass", "pass", "pass"]
+
+
+def test_theory_counts_fail_when_a_network_is_missing_or_a_count_moves_with_n():
+    from l2relu.chen2024 import ledger
+
+    def table(weights, built=(True, True)):
+        rows = []
+        for n, w, b in zip((15, 150), weights, built, strict=True):
+            rows.append(
+                {
+                    "construction": "cor4.2",
+                    "M": 3,
+                    "Q": 3,
+                    "N": n,
+                    "built": b,
+                    "cost": 0.0,
+                    "weights": w,
+                    "parameters": w + 12,
+                    "description_numbers": np.nan,
+                }
+            )
+        return pd.DataFrame(rows)
+
+    def count_row(networks):
+        rows = ledger.theory_claims(networks, 1e-16)
+        return rows[rows.claim.str.startswith("Cor. 4.2: weights")].status.item()
+
+    assert count_row(table((36, 36))) == "pass"
+    assert count_row(table((36, 37))) == "fail"
+    assert count_row(table((36, np.nan), built=(True, False))) == "fail"

@@ -40,7 +40,48 @@ def theory_claims(networks: pd.DataFrame, float_zero: float) -> pd.DataFrame:
                 fmt="{:.1e}",
             )
         )
+    rows += _count_claims(networks)
     return claims.table(rows)
+
+
+def _count_claims(networks: pd.DataFrame) -> list[dict]:
+    """The parameter counts of the built networks against the paper's two formulas, per (M, Q):
+    one count for every N, or not measured."""
+    rows = []
+    built = networks[networks.built.astype(bool)]
+    formulas = [
+        (
+            "cor4.2",
+            "weights",
+            "Cor. 4.2: weights of the width-Q network that interpolates",
+            lambda m, q: q * (m + q**2),
+            "Q(M + Q^2)",
+        ),
+        (
+            "thm5.2",
+            "description_numbers",
+            "abstract / eq. (3): numbers fixing Thm 5.2's minimum beyond the data (per layer an "
+            "aperture, a normal in R^M, a point on the segment)",
+            lambda m, q: q * (m + 2),
+            "Q(M + 2)",
+        ),
+    ]
+    for name, column, claim, formula, text in formulas:
+        for (m, q), group in networks[networks.construction == name].groupby(["M", "Q"]):
+            counts = built[(built.construction == name) & (built.M == m) & (built.Q == q)][column]
+            ok = len(counts) == len(group) and counts.nunique() == 1
+            rows.append(
+                claims.within(
+                    TARGET,
+                    f"{claim}, M = {m}, Q = {q}, every N",
+                    formula(m, q),
+                    float(counts.iloc[0]) if ok else np.nan,
+                    0,
+                    fmt="{:g}",
+                    paper_text=f"{text} = {formula(m, q)}",
+                )
+            )
+    return rows
 
 
 def fig2_claims(grid: pd.DataFrame, p, h, theta, tol: float) -> pd.DataFrame:

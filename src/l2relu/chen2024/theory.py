@@ -63,6 +63,9 @@ def build_row(name, m, q, per_class, x, labels, y) -> dict:
         "cost": engine_cost(net, x, labels, y),
         "weights": sum(w.size for w in net.weights),
         "parameters": net.parameter_count(),
+        # what fixes the network beyond the data: per hidden layer an aperture, an axis in R^M
+        # and where the base point sits (mu on (2 delta, 3 delta), or t on the segment)
+        "description_numbers": sum(1 + layer.axis.size + 1 for layer in net.hidden),
         "order": "-".join(map(str, net.order)),
     }
 
