@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from l2relu.chen2024 import construction, data
+from l2relu.chen2024 import construction, data, theory
 from l2relu.chen2024 import truncation as tr
 
 
@@ -96,27 +96,12 @@ def clustered(m=5, q=3, per_class=20, noise=0.02, seed=0):
     return means[:, labels] + noise * rng.standard_normal((m, len(labels))), labels
 
 
-def engine_outputs(net, x):
-    """The constructed weights run through the training engine's forward pass."""
-    import torch
-
-    from l2relu.engine import BatchedMLP
-
-    model = BatchedMLP.from_weights(
-        [torch.tensor(w)[None] for w in net.weights],
-        [torch.tensor(b)[None] for b in net.biases],
-        bias=True,
-    )
-    with torch.no_grad():
-        return model.forward(torch.tensor(x)).numpy()[0]
-
-
 @pytest.mark.parametrize(("m", "q"), [(3, 3), (5, 3), (8, 4)])
 def test_prop_4_1_network_has_zero_cost_in_the_training_engine(m, q):
     x, labels = clustered(m, q)
     y = np.random.default_rng(1).standard_normal((q, q))
     net = construction.clustered_network(x, labels, y)
-    assert construction.cost(engine_outputs(net, x), labels, y) < 1e-20
+    assert theory.engine_cost(net, x, labels, y) < 1e-20
     assert net.notes["c0_needed"] < 0.25
 
 
@@ -165,7 +150,7 @@ def test_thm_5_2_network_on_sequentially_separable_data():
     # the horizontal band, with the other two on either side, can never be singled out first
     assert plans and all(order[0] != 1 for order in plans)
     net = construction.separable_network(x, labels, np.eye(3))
-    assert construction.cost(engine_outputs(net, x), labels, np.eye(3)) < 1e-16
+    assert theory.engine_cost(net, x, labels, np.eye(3)) < 1e-16
     with pytest.raises(construction.AssumptionError, match="Def. 5.1"):
         construction.separable_network(x, labels, np.eye(3), order=(1, 0, 2))
 
@@ -203,7 +188,7 @@ def test_cor_4_2_narrow_network_interpolates_with_q_m_plus_q2_weights(m, q):
     for per_class in (5, 40):
         x, labels = clustered(m, q, per_class=per_class)
         net = construction.clustered_network(x, labels, np.eye(q), widths=(q,) * q)
-        assert construction.cost(engine_outputs(net, x), labels, np.eye(q)) < 1e-20
+        assert theory.engine_cost(net, x, labels, np.eye(q)) < 1e-20
         weights = sum(w.size for w in net.weights)
         assert weights == q * (m + q**2)  # Cor. 4.2's count is the weights'
         assert net.parameter_count() == weights + q * q + q  # plus Q biases a layer

@@ -204,7 +204,8 @@ def train(
             if not backtrack:
                 diverged |= ~torch.isfinite(objective)
             live = torch.where(diverged, torch.zeros_like(objective), objective)
-            live = torch.nan_to_num(live, nan=0.0, posinf=0.0, neginf=0.0)
+            if backtrack:  # a rise to NaN is undone, not flagged: keep it out of the sum
+                live = torch.nan_to_num(live, nan=0.0, posinf=0.0, neginf=0.0)
             grads = torch.autograd.grad(live.sum(), params)
             with torch.no_grad():
                 keep = (~diverged).to(params[0].dtype)

@@ -2,6 +2,9 @@
 # sequentially separable data". The explicit networks of Prop. 4.1, Cor. 4.2 and Thm 5.2.
 
 CHEN_FIG1 = config["chen2024"]["fig1"]
+CHEN_FIG1_RUN = "results/chen2024/fig1/q3_m3_spread{spread}_s{seed}".format(
+    spread=fmt_lam(CHEN_FIG1["spread"]), seed=CHEN_FIG1["seed"]
+)
 CHEN_FIG2 = config["chen2024"]["fig2"]
 CHEN_FIG3 = config["chen2024"]["fig3"]
 CHEN_FIG3_RUN = "results/chen2024/fig3/q{q}_n{n}_s{seed}".format(
@@ -22,12 +25,8 @@ rule construct_chen2024_fig1_layer:
             "chen2024/ledger", "claims",
         ),
     output:
-        points="results/chen2024/fig1/q3_m3_spread{spread}_s{seed}/points.csv".format(
-            spread=fmt_lam(CHEN_FIG1["spread"]), seed=CHEN_FIG1["seed"]
-        ),
-        geometry="results/chen2024/fig1/q3_m3_spread{spread}_s{seed}/geometry.csv".format(
-            spread=fmt_lam(CHEN_FIG1["spread"]), seed=CHEN_FIG1["seed"]
-        ),
+        points=f"{CHEN_FIG1_RUN}/points.csv",
+        geometry=f"{CHEN_FIG1_RUN}/geometry.csv",
         claims=claims_rows("chen2024_fig1"),
     conda:
         ENV

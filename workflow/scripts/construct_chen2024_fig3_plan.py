@@ -13,7 +13,7 @@ float_zero = config.pop("float_zero")
 boxes = tuple(tuple(box) for box in config.pop("boxes"))
 points, steps, orderings, centers, notes = fig3_tables(Fig3Config(boxes, **config))
 print(orderings.to_string(), steps.to_string(), notes, sep="\n", file=sys.stderr)
-for name, table in [("points", points), ("steps", steps), ("orderings", orderings)]:
+tables = {"points": points, "steps": steps, "orderings": orderings, "centers": centers}
+for name, table in tables.items():
     write_table(table, snakemake.output[name])
-write_table(centers, snakemake.output.centers)
 write_table(ledger.fig3_claims(orderings, notes, float_zero), snakemake.output.claims)

@@ -193,11 +193,9 @@ def _build(x, labels, y, q, cut, widths, order, notes) -> ConstructedNetwork:
     return ConstructedNetwork(hidden, w_out, -w_out @ b_prev, tuple(order), notes)
 
 
-def _clustered_geometry(z, labels, q, where, to_cut):
+def _clustered_geometry(z, labels, q):
     """Prop. 4.1's geometry of the data z: means, barycenter x-bar (eq. 56), delta (eq. 54),
-    f_j (eq. 57) and theta_{*,j} (eq. 58) for the classes still to cut, with conditions (55)
-    and (59) checked. (A class already collapsed is never cut again; it only has to stay in
-    the later forward cones, which (58) asks of every class.)"""
+    f_j (eq. 57) and theta_{*,j} (eq. 58), with conditions (55) and (59) checked."""
     means = class_means(z, labels, q)
     center = means.mean(axis=1)
     delta = float(np.max(np.linalg.norm(z - means[:, labels], axis=0)))
@@ -205,15 +203,16 @@ def _clustered_geometry(z, labels, q, where, to_cut):
     if not delta < gaps.min() / 4:  # (55) holds for some c0 < 1/4
         raise AssumptionError(
             "(55)",
-            f"{where}clusters of radius delta = {delta:.3g} are not below "
+            f"clusters of radius delta = {delta:.3g} are not below "
             f"min_j |x_j - x| / 4 = {gaps.min() / 4:.3g}",
         )
     f = (center[:, None] - means) / gaps
     apertures = [
-        _ball_aperture(means[:, j], f[:, j], np.delete(means, j, axis=1), 4 * delta) for j in to_cut
+        _ball_aperture(means[:, j], f[:, j], np.delete(means, j, axis=1), 4 * delta)
+        for j in range(q)
     ]
     if not max(apertures) < np.pi:
-        raise AssumptionError("(59)", f"{where}max_j theta_*,j = {max(apertures):.3f} >= pi")
+        raise AssumptionError("(59)", f"max_j theta_*,j = {max(apertures):.3f} >= pi")
     return means, f, delta, max(apertures), delta / gaps.min()
 
 
@@ -245,7 +244,7 @@ def clustered_network(
     see the geometry of the proof unchanged: the same means, barycenter, f_j and theta_*."""
     labels, q = _check_inputs(x, labels, y)
     widths = _check_widths(widths or (x.shape[0],) * q, x.shape[0], q)
-    means, f, delta, widest, c0 = _clustered_geometry(x, labels, q, "", range(q))
+    means, f, delta, widest, c0 = _clustered_geometry(x, labels, q)
     theta = max(np.pi / 2, widest + theta_margin * (np.pi - widest))
     mu = (2 + mu_fraction) * delta
     notes = {"c0_needed": c0, "widest_theta_j": widest, "theta_star": theta, "delta": delta}
@@ -322,14 +321,18 @@ def separation_plan(x, labels, q, order, segment_ts=SEGMENT_TS):
     return extend([])
 
 
-def valid_orderings(x, labels, q):
-    """Every ordering of the classes that realizes Def. 5.1, with its plan."""
-    plans = {}
+def _valid_plans(x, labels, q):
+    """(ordering, plan) for every ordering of the classes that realizes Def. 5.1, in
+    lexicographic order, found lazily."""
     for order in permutations(range(q)):
         plan = separation_plan(x, labels, q, order)
         if plan is not None:
-            plans[order] = plan
-    return plans
+            yield order, plan
+
+
+def valid_orderings(x, labels, q):
+    """Every ordering of the classes that realizes Def. 5.1, with its plan."""
+    return dict(_valid_plans(x, labels, q))
 
 
 def separable_network(x, labels, y, order=None, theta_margin=0.5) -> ConstructedNetwork:
@@ -338,14 +341,7 @@ def separable_network(x, labels, y, order=None, theta_margin=0.5) -> Constructed
     lies between theta_{l,min} (eq. 112) and pi."""
     labels, q = _check_inputs(x, labels, y)
     if order is None:  # the first valid ordering, in lexicographic order
-        found = next(
-            (
-                (o, plan)
-                for o in permutations(range(q))
-                if (plan := separation_plan(x, labels, q, o)) is not None
-            ),
-            None,
-        )
+        found = next(_valid_plans(x, labels, q), None)
         if found is None:
             raise AssumptionError(
                 "Def. 5.1", "no ordering of the classes is sequentially separable"
