@@ -1,0 +1,106 @@
+"""The data sets of jacot2023's experiments (App. F), each drawn from a seed."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from l2relu.seeding import rng_for
+
+
+def random_shallow_relu(d_in: int, d_out: int, width: int, rng: np.random.Generator):
+    """x -> A relu(B x + c): a random shallow ReLU net, He-scaled so outputs are O(1) for O(1)
+    inputs. Returns a function of (d_in, N) arrays."""
+    inner = rng.normal(size=(width, d_in)) * np.sqrt(2.0 / d_in)
+    bias = rng.normal(size=(width, 1)) * 0.1
+    outer = rng.normal(size=(d_out, width)) * np.sqrt(1.0 / width)
+    return lambda z: outer @ np.maximum(inner @ z + bias, 0.0)
+
+
+@dataclass(frozen=True)
+class LatentTask:
+    """App. F's regression task: z ~ N(0, I_latent), x = g(z), y = h(z_1, ..., z_rank)."""
+
+    latent: int  # dimension of z (15 in the paper)
+    d_in: int  # dimension of x (50)
+    d_out: int  # dimension of y (50)
+    true_rank: int  # latent coordinates h reads: k (4 in the caption, 5 in App. F)
+    width: int  # inner width of the random shallow nets g and h (100)
+    seed: int  # draws g, h (the task) and the points
+
+    def functions(self):
+        """(g, h): the same pair for every N and every split, fixed by the seed."""
+        rng = rng_for(
+            "jacot2023",
+            "latent_task",
+            self.latent,
+            self.d_in,
+            self.d_out,
+            self.true_rank,
+            self.width,
+            self.seed,
+        )
+        g = random_shallow_relu(self.latent, self.d_in, self.width, rng)
+        h = random_shallow_relu(self.true_rank, self.d_out, self.width, rng)
+        return g, h
+
+    def sample(self, n: int, split: str = "train"):
+        """(x, y, z) with points as columns: (d_in, n), (d_out, n), (latent, n)."""
+        g, h = self.functions()
+        rng = rng_for("jacot2023", "latent_points", self.seed, split, n)
+        z = rng.normal(size=(self.latent, n))
+        return g(z), h(z[: self.true_rank]), z
+
+
+def inverted_s(n: int, rng: np.random.Generator, amplitude: float, noise: float) -> np.ndarray:
+    """(n, 2) points around the inverted 'S' x = amplitude sin(pi y), y uniform in [-1, 1]
+    (the letter S, mirrored: its upper half bulges right, its lower half left), with isotropic
+    Gaussian noise. Its translates along x never cross, however close."""
+    y = rng.uniform(-1.0, 1.0, size=n)
+    points = np.stack([amplitude * np.sin(np.pi * y), y], axis=1)
+    return points + noise * rng.normal(size=(n, 2))
+
+
+def s_classes(
+    classes: int, per_class: int, amplitude: float, spacing: float, noise: float, seed: int
+):
+    """Fig. 2's data: `classes` copies of the same inverted S, class c translated by c * spacing
+    along x. Returns (points (N, 2), labels (N,))."""
+    rng = rng_for("jacot2023", "s_classes", classes, per_class, amplitude, spacing, noise, seed)
+    points = [
+        inverted_s(per_class, rng, amplitude, noise) + [c * spacing, 0.0] for c in range(classes)
+    ]
+    labels = np.repeat(np.arange(classes), per_class)
+    return np.concatenate(points), labels
+
+
+def random_curve(width: int, seed: int):
+    """Fig. 3's 1-D data set on the plane: t -> A relu(w t + b), a random shallow ReLU net
+    R -> R^2 whose kinks -b_i / w_i are N(0, 1) draws, so that they fall where the data t ~
+    N(0, 1) lie and the curve bends inside the data. Returns g on (1, N) arrays."""
+    rng = rng_for("jacot2023", "curve", width, seed)
+    slope = rng.normal(size=(width, 1))
+    kink = rng.normal(size=(width, 1))
+    outer = rng.normal(size=(2, width)) * np.sqrt(2.0 / width)
+
+    def raw(t):
+        return outer @ np.maximum(slope * (t - kink), 0.0)
+
+    # centred and scaled so that the data (t ~ N(0, 1)) have unit RMS distance to their mean
+    anchor = raw(rng_for("jacot2023", "curve_scale", width, seed).normal(size=(1, 10_000)))
+    centre = anchor.mean(axis=1, keepdims=True)
+    scale = np.sqrt(((anchor - centre) ** 2).sum(axis=0).mean())
+    return lambda t: (raw(t) - centre) / scale
+
+
+def curve_points(width: int, n: int, seed: int, split: str = "train") -> np.ndarray:
+    """(n, 2) points g(t), t ~ N(0, 1): the curve's data set."""
+    g = random_curve(width, seed)
+    t = rng_for("jacot2023", "curve_points", seed, split, n).normal(size=(1, n))
+    return g(t).T
+
+
+def curve_polyline(width: int, seed: int, t_max: float = 4.0, n: int = 4001) -> np.ndarray:
+    """(n, 2) dense samples of the curve for t in [-t_max, t_max]: the 'data' that outputs are
+    measured against (N(0, 1) puts all but 6e-5 of its mass inside +-4)."""
+    g = random_curve(width, seed)
+    return g(np.linspace(-t_max, t_max, n)[None, :]).T

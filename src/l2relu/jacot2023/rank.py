@@ -1,0 +1,80 @@
+"""Rank measurements of a trained network: singular values of every layer's representations
+and weights, the impact of each nonlinearity, and the Jacobian's singular values."""
+
+import numpy as np
+import torch
+
+
+def layers(weights, biases, x):
+    """Per layer l = 1..L: (pre-activations Z~_l, activations Z_l), columns = inputs. The last
+    layer is linear, so its Z_l = Z~_l. weights[l]: (n_l, n_{l-1}), x: (d_in, N)."""
+    out = []
+    h = x
+    for layer, (w, b) in enumerate(zip(weights, biases, strict=True)):
+        pre = w @ h + b[:, None]
+        h = np.maximum(pre, 0.0) if layer < len(weights) - 1 else pre
+        out.append((pre, h))
+    return out
+
+
+def numerical_rank(s: np.ndarray, rel_tol: float) -> int:
+    """Singular values above rel_tol times the largest (s sorted, largest first)."""
+    return int((s > rel_tol * s[0]).sum()) if len(s) and s[0] > 0 else 0
+
+
+def representation_spectra(weights, biases, x, n_values: int):
+    """One row per layer: the first n_values singular values of Z_l (as the paper plots them),
+    and of the centred Z_l (the affine dimension of the representation, which biases make the
+    relevant one: a k-dimensional affine set has uncentred rank k + 1), and the nonlinearity's
+    impact ||Z~_l - relu(Z~_l)||_F / ||Z~_l||_F."""
+    rows = []
+    for layer, (pre, z) in enumerate(layers(weights, biases, x), start=1):
+        s = np.linalg.svd(z, compute_uv=False)
+        centred = np.linalg.svd(z - z.mean(axis=1, keepdims=True), compute_uv=False)
+        impact = np.linalg.norm(pre - np.maximum(pre, 0.0)) / np.linalg.norm(pre)
+        rows.append(
+            {
+                "layer": layer,
+                "activations_sv": _pad(s, n_values),
+                "centred_sv": _pad(centred, n_values),
+                "nonlinearity_impact": float(impact),
+            }
+        )
+    return rows
+
+
+def _pad(s, n):
+    return np.concatenate([s[:n], np.zeros(max(0, n - len(s)))])
+
+
+def weight_spectra(weights, n_values: int) -> list[np.ndarray]:
+    """The first n_values singular values of every W_l."""
+    return [_pad(np.linalg.svd(w, compute_uv=False), n_values) for w in weights]
+
+
+def squared_norm(weights, biases) -> float:
+    """||W||^2 over every weight and bias (the regularized quantity)."""
+    return float(sum((w**2).sum() for w in weights) + sum((b**2).sum() for b in biases))
+
+
+def network_jacobians(weights, biases, points) -> np.ndarray:
+    """(N, d_out, d_in) Jacobians of the network at the columns of `points` (d_in, N): the
+    product of the weights restricted to each point's active neurons."""
+    n = points.shape[1]
+    jac = np.broadcast_to(np.eye(points.shape[0]), (n, points.shape[0], points.shape[0]))
+    for (pre, _), w in zip(layers(weights, biases, points), weights, strict=True):
+        jac = w[None] @ jac
+        if w is not weights[-1]:
+            jac = jac * (pre.T > 0)[:, :, None]
+    return jac
+
+
+def jacobian_spectra(jacobians: np.ndarray) -> np.ndarray:
+    """(N, min(d_out, d_in)) singular values of each Jacobian, largest first."""
+    return np.linalg.svd(jacobians, compute_uv=False)
+
+
+def as_numpy(tensors) -> list[np.ndarray]:
+    return [
+        t.detach().cpu().double().numpy() if isinstance(t, torch.Tensor) else t for t in tensors
+    ]

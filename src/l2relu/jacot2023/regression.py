@@ -1,0 +1,185 @@
+"""Deep L2-regularized ReLU networks fitted to App. F's low-rank regression task, several
+seeds of one depth trained together, and the rank measurements Fig. 1 and the depth sweep read."""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import torch
+
+from l2relu import engine
+from l2relu.jacot2023 import krr, rank
+from l2relu.jacot2023.data import LatentTask
+from l2relu.seeding import derive_seed
+
+
+@dataclass(frozen=True)
+class FitConfig:
+    depth: int  # L, the number of weight matrices (13 in Fig. 1)
+    width: int  # every hidden layer (100 in Fig. 1)
+    n_train: int  # N, training points (500 in Fig. 1)
+    lam: float  # lambda of the loss (1/N) sum |f(x) - y|^2 + (lambda / L) ||W||^2
+    phases: tuple[engine.Phase, ...]  # Adam (with its L2 term), then optionally GD
+    seeds: tuple[int, ...]  # one network per seed, trained together
+    dtype: str = "float32"  # float32: these nets are large; denormals are flushed (speed)
+    log_every: int = 1000  # steps between progress lines in the job's log
+
+
+def phases_from(config: list[dict]) -> tuple[engine.Phase, ...]:
+    """The config's list of {optimizer, lr, steps} as engine phases (GD halves on a rise)."""
+    return tuple(
+        engine.Phase(p["optimizer"], p["lr"], p["steps"], halve_on_rise=p["optimizer"] == "gd")
+        for p in config
+    )
+
+
+def fit(task: LatentTask, cfg: FitConfig, device="auto", log=None):
+    """Train len(cfg.seeds) networks of one depth on the task's N training points. Returns the
+    stacked arrays (w1.., b1.., each (seeds, ...)), the init seeds and one summary row a seed."""
+    torch.set_flush_denormal(True)  # deep ReLU nets drift into denormals: ~2x slower without
+    dev = engine.pick_device(device)
+    dtype = getattr(torch, cfg.dtype)
+    x, y, _ = task.sample(cfg.n_train)
+    x = torch.tensor(x, dtype=dtype, device=dev)
+    y = torch.tensor(y, dtype=dtype, device=dev)
+    seeds = [
+        derive_seed("jacot2023", "fit", cfg.depth, cfg.width, cfg.n_train, s) for s in cfg.seeds
+    ]
+    widths = (task.d_in, *([cfg.width] * (cfg.depth - 1)), task.d_out)
+    model = engine.BatchedMLP(engine.NetworkConfig(widths, bias=True), seeds, dev, dtype)
+    train_config = engine.TrainConfig(
+        "mse", cfg.phases, dtype=cfg.dtype, log_every=cfg.log_every, device=str(dev)
+    )
+    result = engine.train(
+        model, x, y, cfg.lam / cfg.depth, train_config, **({"log": log} if log else {})
+    )
+    arrays = {f"w{i + 1}": w.detach().cpu().numpy() for i, w in enumerate(model.weights)}
+    arrays |= {f"b{i + 1}": b.detach().cpu().numpy() for i, b in enumerate(model.biases)}
+    with torch.no_grad():
+        norms = model.squared_norm().cpu().numpy()
+    summary = pd.DataFrame(
+        {
+            "seed": cfg.seeds,
+            "init_seed": [str(s) for s in seeds],
+            "depth": cfg.depth,
+            "n_train": cfg.n_train,
+            "loss": result.loss,
+            "objective": result.objective,
+            "norm_per_layer": norms / cfg.depth,
+            # the loss of the best constant: what the MSE is judged against
+            "output_variance": float(((y - y.mean(1, keepdim=True)) ** 2).sum(0).mean()),
+            "diverged": result.diverged,
+            "device": str(dev),
+            "dtype": cfg.dtype,
+        }
+    )
+    return arrays, summary
+
+
+def network(arrays: dict, index: int = 0):
+    """(weights, biases) of one network of a stacked checkpoint, in float64 numpy."""
+    depth = sum(k.startswith("w") for k in arrays)
+    weights = [np.asarray(arrays[f"w{i + 1}"][index], dtype=float) for i in range(depth)]
+    biases = [np.asarray(arrays[f"b{i + 1}"][index], dtype=float) for i in range(depth)]
+    return weights, biases
+
+
+def middle_layers(depth: int) -> range:
+    """The layers more than a third of the depth from either end: 5..9 of 13. Fig. 1's 'middle
+    layers', where the representation should be the bottleneck."""
+    third = depth // 3
+    return range(third + 1, depth - third + 1)
+
+
+def bottleneck_rank(weights, biases, x, rel_tol: float) -> tuple[int, int]:
+    """(layer, rank): the hidden layer whose centred representation has the smallest numerical
+    rank (the first such layer)."""
+    spectra = rank.representation_spectra(weights, biases, x, n_values=x.shape[1])
+    ranks = [rank.numerical_rank(r["centred_sv"], rel_tol) for r in spectra[:-1]]
+    best = int(np.argmin(ranks))
+    return best + 1, ranks[best]
+
+
+def fig1_tables(arrays: dict, x: np.ndarray, n_values: int, rank_rel_tol: float):
+    """Fig. 1's panels for the first network of a checkpoint: `spectra` (long: layer, kind in
+    activations / centred / weights, index, value) and `layers` (one row per layer: the
+    nonlinearity impact, numerical ranks of Z_l, ||W_l||^2 with its bias)."""
+    weights, biases = network(arrays)
+    rows, layer_rows = [], []
+    representation = rank.representation_spectra(weights, biases, x, n_values=x.shape[1])
+    for r, w, b in zip(representation, weights, biases, strict=True):
+        for kind in ("activations", "centred"):
+            values = r[f"{kind}_sv" if kind == "centred" else "activations_sv"]
+            rows += [(r["layer"], kind, i + 1, v) for i, v in enumerate(values[:n_values])]
+        layer_rows.append(
+            {
+                "layer": r["layer"],
+                "nonlinearity_impact": r["nonlinearity_impact"],
+                "rank": rank.numerical_rank(r["activations_sv"], rank_rel_tol),
+                "centred_rank": rank.numerical_rank(r["centred_sv"], rank_rel_tol),
+                "squared_norm": float((w**2).sum() + (b**2).sum()),
+                "middle": r["layer"] in middle_layers(len(weights)),
+            }
+        )
+    for layer, values in enumerate(rank.weight_spectra(weights, n_values), start=1):
+        rows += [(layer, "weights", i + 1, v) for i, v in enumerate(values)]
+    spectra = pd.DataFrame(rows, columns=["layer", "kind", "index", "value"])
+    return spectra, pd.DataFrame(layer_rows)
+
+
+def jacobian_comparison(arrays: dict, task: LatentTask, n_train: int, n_test: int, ridge: float):
+    """App. D.1: KRR (Gaussian kernel, median-distance bandwidth) fitted to the network's
+    training set; the singular values of both models' Jacobians at n_test held-out points.
+    Returns (spectra: model, point, index, value, ratio to the point's largest) and one row a
+    model with its test error."""
+    x, y, _ = task.sample(n_train)
+    x_test, y_test, _ = task.sample(n_test, "test")
+    bandwidth = krr.median_bandwidth(x)
+    coefficients = krr.fit(x, y, ridge, bandwidth)
+    weights, biases = network(arrays)
+    models = {
+        "krr": (
+            krr.predict(x, coefficients, bandwidth, x_test),
+            krr.jacobians(x, coefficients, bandwidth, x_test),
+        ),
+        "network": (
+            rank.layers(weights, biases, x_test)[-1][1],
+            rank.network_jacobians(weights, biases, x_test),
+        ),
+    }
+    spectra, fits = [], []
+    for name, (prediction, jacobians) in models.items():
+        s = rank.jacobian_spectra(jacobians)
+        point, index = np.meshgrid(np.arange(n_test), np.arange(s.shape[1]) + 1, indexing="ij")
+        spectra.append(
+            pd.DataFrame(
+                {
+                    "model": name,
+                    "point": point.ravel(),
+                    "index": index.ravel(),
+                    "value": s.ravel(),
+                    "ratio": (s / s[:, :1]).ravel(),
+                }
+            )
+        )
+        fits.append(
+            {
+                "model": name,
+                "test_mse": float(((prediction - y_test) ** 2).sum(axis=0).mean()),
+                "bandwidth": bandwidth if name == "krr" else np.nan,
+                "ridge": ridge if name == "krr" else np.nan,
+            }
+        )
+    return pd.concat(spectra, ignore_index=True), pd.DataFrame(fits)
+
+
+def bottleneck_table(arrays: dict, task: LatentTask, runs: pd.DataFrame, rel_tol: float):
+    """One row per network of a stacked checkpoint: its run summary, the hidden layer of
+    smallest centred numerical rank and that rank."""
+    x, _, _ = task.sample(int(runs.n_train.iloc[0]))
+    rows = []
+    for index, run in enumerate(runs.to_dict("records")):
+        weights, biases = network(arrays, index)
+        layer, smallest = bottleneck_rank(weights, biases, x, rel_tol)
+        rows.append(run | {"bottleneck_layer": layer, "bottleneck_rank": smallest})
+    return pd.DataFrame(rows)

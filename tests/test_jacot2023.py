@@ -1,0 +1,175 @@
+"""jacot2023: data, rank measurements, KRR, tripoints, autoencoder distances and ledger logic."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from l2relu.jacot2023 import autoencoders, classes, krr, ledger, rank, regression
+from l2relu.jacot2023.data import LatentTask, curve_points, curve_polyline, s_classes
+
+TASK = LatentTask(latent=6, d_in=8, d_out=7, true_rank=2, width=20, seed=3)
+
+
+def test_the_task_is_fixed_by_its_seed_and_y_reads_only_k_latents():
+    x, y, z = TASK.sample(30)
+    x2, y2, _ = TASK.sample(30)
+    assert x.shape == (8, 30) and y.shape == (7, 30) and z.shape == (6, 30)
+    assert np.array_equal(x, x2) and np.array_equal(y, y2)
+    _, h = TASK.functions()
+    moved = z.copy()
+    moved[TASK.true_rank :] += 5.0  # the coordinates h must not read
+    assert np.allclose(h(moved[: TASK.true_rank]), y)
+    assert not np.allclose(TASK.sample(30, "test")[0], x)
+
+
+def _finite_difference(f, points, eps=1e-6):
+    d_in = points.shape[0]
+    cols = []
+    for i in range(d_in):
+        e = np.zeros((d_in, 1))
+        e[i] = eps
+        cols.append((f(points + e) - f(points - e)) / (2 * eps))
+    return np.stack(cols, axis=-1).transpose(1, 0, 2)  # (N, d_out, d_in)
+
+
+def _random_net(widths, seed=0):
+    rng = np.random.default_rng(seed)
+    weights = [
+        rng.normal(size=(b, a)) / np.sqrt(a) for a, b in zip(widths[:-1], widths[1:], strict=True)
+    ]
+    biases = [rng.normal(size=b) * 0.1 for b in widths[1:]]
+    return weights, biases
+
+
+def test_network_jacobians_match_finite_differences():
+    weights, biases = _random_net((5, 12, 12, 4))
+    points = np.random.default_rng(1).normal(size=(5, 6))
+    jac = rank.network_jacobians(weights, biases, points)
+    numeric = _finite_difference(lambda p: rank.layers(weights, biases, p)[-1][1], points)
+    assert np.allclose(jac, numeric, atol=1e-6)
+
+
+def test_krr_jacobians_match_finite_differences_and_are_full_rank():
+    x, y, _ = TASK.sample(60)
+    bandwidth = krr.median_bandwidth(x)
+    coefficients = krr.fit(x, y, 1e-3, bandwidth)
+    points = TASK.sample(5, "test")[0]
+    jac = krr.jacobians(x, coefficients, bandwidth, points)
+    numeric = _finite_difference(lambda p: krr.predict(x, coefficients, bandwidth, p), points)
+    assert np.allclose(jac, numeric, atol=1e-6)
+    s = rank.jacobian_spectra(jac)
+    assert ((s / s[:, :1]) > 1e-8).sum(axis=1).min() == min(TASK.d_in, TASK.d_out)
+
+
+def _bottleneck_net(k=2, d=6, width=10, depth=5, seed=0):
+    """A ReLU net whose middle layers carry a k-dimensional positive representation."""
+    rng = np.random.default_rng(seed)
+    weights, biases = [rng.normal(size=(width, d))], [np.full(width, 0.1)]
+    down = np.zeros((width, width))
+    down[:k, :k] = np.abs(rng.normal(size=(k, k)))  # keeps the first k (positive) neurons
+    for _ in range(depth - 2):
+        weights.append(down)
+        biases.append(np.zeros(width))
+    weights.append(rng.normal(size=(3, width)))
+    biases.append(np.zeros(3))
+    weights[1] = np.zeros((width, width))
+    weights[1][:k] = np.abs(rng.normal(size=(k, width)))
+    return weights, biases
+
+
+def test_a_built_bottleneck_is_measured_and_its_identity_layers_cost_no_nonlinearity():
+    weights, biases = _bottleneck_net()
+    x = np.random.default_rng(2).normal(size=(6, 40))
+    layer, smallest = regression.bottleneck_rank(weights, biases, x, rel_tol=1e-6)
+    assert smallest == 2 and layer == 2
+    spectra = rank.representation_spectra(weights, biases, x, n_values=10)
+    for row in spectra[2:-1]:  # all pre-activations there are >= 0
+        assert row["nonlinearity_impact"] == 0.0
+    assert spectra[0]["nonlinearity_impact"] > 0.1
+    jac = rank.network_jacobians(weights, biases, x)
+    assert (rank.jacobian_spectra(jac) > 1e-9).sum(axis=1).max() <= 2
+
+
+def test_middle_layers_are_a_third_away_from_both_ends():
+    assert list(regression.middle_layers(13)) == [5, 6, 7, 8, 9]
+    assert list(regression.middle_layers(9)) == [4, 5, 6]
+
+
+def test_numerical_rank_counts_values_above_the_relative_tolerance():
+    assert rank.numerical_rank(np.array([2.0, 1.0, 0.05, 0.0]), 0.05) == 2
+    assert rank.numerical_rank(np.zeros(3), 0.1) == 0
+
+
+@pytest.mark.parametrize(
+    "label_map, expected",
+    [
+        (np.repeat(np.arange(4), 5)[None, :].repeat(8, axis=0), 0),  # vertical stripes
+        (np.array([[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 2, 2], [2, 2, 2, 2]]), 1),
+        (np.array([[0, 0, 1, 1, 3, 3], [0, 0, 1, 1, 3, 3], [2, 2, 2, 2, 2, 2]]), 2),
+        (np.array([[0, 1], [2, 3]]), 1),  # a four-class point counts once
+    ],
+)
+def test_tripoints_are_counted_once_each(label_map, expected):
+    assert classes.count_tripoints(label_map) == expected
+
+
+def test_the_s_classes_are_translates_of_one_shape():
+    points, labels = s_classes(4, 50, 2.0, 1.0, 0.0, seed=0)
+    assert points.shape == (200, 2) and np.bincount(labels).tolist() == [50] * 4
+    for c in range(4):  # noise-free points lie on x = a sin(pi y) + c * spacing
+        p = points[labels == c]
+        assert np.allclose(p[:, 0], 2.0 * np.sin(np.pi * p[:, 1]) + c)
+
+
+def test_distance_to_polyline_is_exact_for_a_segment_and_a_corner():
+    line = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]])
+    points = np.array([[0.5, 2.0], [2.0, 0.5], [0.5, -0.3], [1.0, 0.5]])
+    expected = [np.sqrt(1.25), 1.0, 0.3, 0.0]
+    assert np.allclose(autoencoders.distance_to_polyline(points, line), expected)
+
+
+def test_curve_points_lie_on_the_curve():
+    points = curve_points(10, 50, seed=0)
+    polyline = curve_polyline(10, seed=0, t_max=5.0, n=20001)
+    assert autoencoders.distance_to_polyline(points, polyline).max() < 1e-3
+    spread = np.sqrt(((points - points.mean(axis=0)) ** 2).sum(axis=1).mean())
+    assert 0.5 < spread < 2.0  # scaled to unit RMS (on 10,000 reference points)
+
+
+def _fig1_layers(ranks, impacts):
+    depth = len(ranks)
+    return pd.DataFrame(
+        {
+            "layer": np.arange(1, depth + 1),
+            "centred_rank": ranks,
+            "nonlinearity_impact": impacts,
+            "middle": [layer in regression.middle_layers(depth) for layer in range(1, depth + 1)],
+        }
+    )
+
+
+def test_fig1_ledger_judges_rank_impact_and_norm():
+    runs = pd.DataFrame({"loss": [0.05], "output_variance": [50.0], "norm_per_layer": [7.0]})
+    args = dict(norm_paper=6.0, norm_factor=2.0, rank_tolerance=1, impact_max=0.1, fit_max=0.01)
+    good = ledger.fig1_claims(
+        _fig1_layers([9, 7, 5, 5, 4, 5, 8, 9, 9], [0.5] * 3 + [0.02] * 3 + [0.5] * 3),
+        runs,
+        4,
+        **args,
+    )
+    assert (good.status == "pass").all()
+    bad = ledger.fig1_claims(
+        _fig1_layers([9, 7, 5, 5, 7, 5, 8, 9, 9], [0.5] * 3 + [0.3] * 3 + [0.5] * 3),
+        runs,
+        4,
+        **args,
+    )
+    assert bad.status.tolist() == ["pass", "pass", "fail", "fail"]
+
+
+def test_fig2_ledger_wants_tripoints_shallow_and_none_deep():
+    summary = pd.DataFrame(
+        {"depth": [2, 2, 9, 9], "lam": [0, 1e-3, 0, 1e-3], "tripoints": [3, 0, 0, 1]}
+    )
+    rows = ledger.fig2_claims(summary, shallow=2, deep=9)
+    assert rows.status.tolist() == ["pass", "fail", "pass", "fail"]
