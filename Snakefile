@@ -14,6 +14,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/timor2022.smk"
 include: "workflow/rules/jacot2022.smk"
 include: "workflow/rules/chen2024.smk"
+include: "workflow/rules/jacot2023.smk"
 include: "workflow/rules/claims.smk"
 
 

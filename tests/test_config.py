@@ -58,6 +58,21 @@ def test_the_three_scales_are_valid(overlay):
         ({"chen2024": {"theory": {"spread": 0.25}}}, "chen2024.theory.spread", "maximum"),
         ({"chen2024": {"theory": {"dims": [[5]]}}}, "chen2024.theory.dims.0", "short"),
         ({"chen2024": {"theory": {"per_class": []}}}, "chen2024.theory.per_class", "non-empty"),
+        ({"jacot2023": {"fig1": {"depth": 1}}}, "jacot2023.fig1.depth", "minimum"),
+        ({"jacot2023": {"depth": {"depths": [1, 4]}}}, "jacot2023.depth.depths.0", "minimum"),
+        ({"jacot2023": {"fig1": {"n_train": 0}}}, "jacot2023.fig1.n_train", "minimum"),
+        ({"jacot2023": {"depth": {"n_train": [100, -5]}}}, "jacot2023.depth.n_train.1", "minimum"),
+        ({"jacot2023": {"fig2": {"shape": "zigzag"}}}, "jacot2023.fig2.shape", "zigzag"),
+        (
+            {"jacot2023": {"fig3": {"curve": {"deep": {"depth": 1, "width": 9}}}}},
+            "deep.depth",
+            "minimum",
+        ),
+        (
+            {"jacot2023": {"fig1": {"phases": [{"optimizer": "sgd", "lr": 1, "steps": 1}]}}},
+            "jacot2023.fig1.phases.0.optimizer",
+            "sgd",
+        ),
     ],
 )
 def test_bad_values_are_named(overlay, key, words):
@@ -86,6 +101,8 @@ def test_a_typo_fails_before_any_job_and_writes_nothing(workflow_copy):
         # cross-field checks the schema cannot express
         ("timor2022:\n  theory:\n    deep:\n      width: 2\n", "timor2022.theory.deep.width"),
         ("chen2024:\n  theory:\n    dims: [[5, 3], [3, 4]]\n", "dims: [3, 4] has Q > M"),
+        ("jacot2023:\n  task:\n    true_rank: 16\n", "true_rank: 16 is larger than the latent"),
+        ("jacot2023:\n  fig2:\n    deep_depth: 2\n", "jacot2023.fig2.deep_depth: must be larger"),
     ],
 )
 def test_start_up_problems_stop_the_workflow(workflow_copy, tmp_path, overlay, words):

@@ -20,6 +20,11 @@ TARGETS = [
     "chen2024_fig2",
     "chen2024_fig3",
     "chen2024_theory",
+    "jacot2023_fig1",
+    "jacot2023_fig2",
+    "jacot2023_fig3",
+    "jacot2023_krr",
+    "jacot2023_depth",
 ]
 SMOKE = ["--configfile", "config/smoke.yaml"]
 

@@ -16,10 +16,12 @@ def explain(config: dict, schema: dict) -> str | None:
     return f"config key {key}: {error.message}"
 
 
-def mnist_subsets(jacot: dict) -> dict[str, dict]:
+def mnist_subsets(config: dict) -> dict[str, dict]:
     """Every MNIST subset the config asks for, by the config key that asks: its digits, train
-    and test sizes and seed (Fig. 1 has no test set)."""
-    fig1, fig2 = jacot["fig1"], jacot["fig2"]["mnist"]
+    and test sizes and seed (jacot2022's Fig. 1 has no test set). All are drawn by one rule from
+    the source that jacot2022.data names."""
+    fig1, fig2 = config["jacot2022"]["fig1"], config["jacot2022"]["fig2"]["mnist"]
+    autoencoder = config["jacot2023"]["fig3"]["mnist"]
     return {
         "jacot2022.fig1": {
             "digits": list(fig1["digits"]),
@@ -33,21 +35,27 @@ def mnist_subsets(jacot: dict) -> dict[str, dict]:
             "n_test": fig2["n_test"],
             "seed": fig2["seed"],
         },
+        "jacot2023.fig3.mnist": {
+            "digits": list(range(10)),
+            "n_train": autoencoder["n_train"],
+            "n_test": 0,  # noisy copies of training digits are shown
+            "seed": autoencoder["seed"],
+        },
     }
 
 
-def mnist_problem(jacot: dict) -> str | None:
+def mnist_problem(config: dict) -> str | None:
     """Whether the MNIST subsets the config asks for can be drawn from the chosen source."""
     from l2relu.data.mnist import EMBEDDED_SIZE, IDX_FEWEST, check_idx_dir
 
-    data = jacot["data"]
+    data = config["jacot2022"]["data"]
     if data["mnist_source"] == "idx":
         if not data["mnist_idx_dir"]:
             return "config key jacot2022.data.mnist_idx_dir: needed when mnist_source is idx"
         problem = check_idx_dir(data["mnist_idx_dir"])
         if problem:
             return f"config key jacot2022.data.mnist_idx_dir: {problem}"
-    for key, subset in mnist_subsets(jacot).items():
+    for key, subset in mnist_subsets(config).items():
         digits, n_train, n_test = subset["digits"], subset["n_train"], subset["n_test"]
         train, test = -(-n_train // len(digits)), -(-n_test // len(digits))
         if data["mnist_source"] == "idx":
@@ -73,4 +81,25 @@ def chen2024_problem(chen: dict) -> str | None:
     for m, q in chen["theory"]["dims"]:
         if q > m:
             return f"config key chen2024.theory.dims: [{m}, {q}] has Q > M (needs Q <= M classes)"
+    return None
+
+
+def jacot2023_problem(jacot: dict) -> str | None:
+    """Cross-field checks the schema cannot express."""
+    task = jacot["task"]
+    if task["true_rank"] > task["latent"]:
+        return (
+            f"config key jacot2023.task.true_rank: {task['true_rank']} is larger than the latent "
+            f"dimension jacot2023.task.latent = {task['latent']} (h reads latent coordinates)"
+        )
+    fig2 = jacot["fig2"]
+    if fig2["shallow_depth"] >= fig2["deep_depth"]:
+        return "config key jacot2023.fig2.deep_depth: must be larger than shallow_depth"
+    for data in ("curve", "mnist"):
+        pair = jacot["fig3"][data]
+        if pair["shallow"]["depth"] >= pair["deep"]["depth"]:
+            return (
+                f"config key jacot2023.fig3.{data}.deep.depth: must be larger than "
+                f"{data}.shallow.depth"
+            )
     return None

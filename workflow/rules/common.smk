@@ -6,7 +6,13 @@ import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from l2relu.configcheck import chen2024_problem, explain, mnist_problem, mnist_subsets
+from l2relu.configcheck import (
+    chen2024_problem,
+    explain,
+    jacot2023_problem,
+    mnist_problem,
+    mnist_subsets,
+)
 
 # The project's one pinned environment, in which every job runs (README, set-up).
 ENV = "../../environment.yml"
@@ -26,9 +32,11 @@ def _check_config():
                 "width (Theorems 4-5 need m' >= m)"
             )
     if problem is None:
-        problem = mnist_problem(config["jacot2022"])
+        problem = mnist_problem(config)
     if problem is None:
         problem = chen2024_problem(config["chen2024"])
+    if problem is None:
+        problem = jacot2023_problem(config["jacot2023"])
     if problem is not None:
         raise WorkflowError(problem)
     validate(config, schema_path)
@@ -98,3 +106,30 @@ PAPERMILL = (
     "papermill {input.notebook} {output.notebook} -k python3 --log-output "
     "-y {params.parameters:q} > {log} 2>&1"
 )
+
+
+# jacot2023's job parameters and paths.
+def fit_params(section, depth, n_train, seeds):
+    """The training config of one (depth, N) job of Fig. 1 or the depth sweep."""
+    return {
+        "depth": depth,
+        "width": section["width"],
+        "n_train": n_train,
+        "lam": section["lam"],
+        "phases": section["phases"],
+        "seeds": seeds,
+        "log_every": section["log_every"],
+    }
+
+
+def autoencoder_runs(run, section):
+    """The run paths of Fig. 3's shallow and deep autoencoder on one data set."""
+    return [run.format(**section[kind]) for kind in ("shallow", "deep")]
+
+
+def architecture_constraints(section):
+    """Wildcard constraints that admit exactly the shallow and deep architectures' numbers."""
+    return {
+        key: "|".join(str(section[kind][key]) for kind in ("shallow", "deep"))
+        for key in ("depth", "width")
+    }

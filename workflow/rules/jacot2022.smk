@@ -128,7 +128,7 @@ JACOT_DATA = config["jacot2022"]["data"]
 MNIST_DATA = "results/jacot2022/data/mnist_d{digits}_n{n_train}_t{n_test}_s{seed}.npz"
 MNIST_SUBSETS = {
     key: subset | {"digits": "".join(map(str, subset["digits"]))}
-    for key, subset in mnist_subsets(config["jacot2022"]).items()
+    for key, subset in mnist_subsets(config).items()
 }
 
 # ------------------------------------------------------------------------------ Fig. 1

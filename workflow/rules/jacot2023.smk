@@ -1,0 +1,439 @@
+# jacot2023: Jacot, "Implicit bias of large depth networks: a notion of rank for nonlinear
+# functions". Low-rank representations of deep L2-regularized networks, their class boundaries
+# and autoencoders.
+
+JACOT23 = config["jacot2023"]
+TASK = JACOT23["task"]
+# The task's description, in every path that depends on it.
+TASK_ID = "latent{latent}_in{d_in}_out{d_out}_k{true_rank}_g{width}_s{seed}".format(**TASK)
+
+
+# ------------------------------------------------------------------------------ Fig. 1, KRR
+
+J23_FIG1 = JACOT23["fig1"]
+J23_FIG1_RUN = "jacot2023/fig1/{task}/w{width}_d{depth}_n{n_train}_lam{lam}_s{seed}".format(
+    task=TASK_ID, **J23_FIG1 | {"lam": fmt_lam(J23_FIG1["lam"])}
+)
+
+
+rule train_jacot2023_fig1:
+    input:
+        code=src_modules("engine", "jacot2023/data", "jacot2023/regression"),
+    output:
+        checkpoint=f"results/{J23_FIG1_RUN}/model.pt",
+        runs=f"results/{J23_FIG1_RUN}/runs.csv",
+    conda:
+        ENV
+    log:
+        f"logs/{J23_FIG1_RUN}/train.log",
+    params:
+        task=TASK,
+        fit=fit_params(J23_FIG1, J23_FIG1["depth"], J23_FIG1["n_train"], [J23_FIG1["seed"]]),
+        device=config["device"],
+    threads: 2
+    resources:
+        runtime=config["resources"]["train_runtime_min"],
+        mem_mb=config["resources"]["train_mem_mb"],
+    script:
+        "../scripts/train_jacot2023_regression.py"
+
+
+rule analyze_jacot2023_fig1:
+    input:
+        checkpoint=f"results/{J23_FIG1_RUN}/model.pt",
+        runs=f"results/{J23_FIG1_RUN}/runs.csv",
+        code=src_modules("claims", "jacot2023/rank", "jacot2023/regression", "jacot2023/ledger"),
+    output:
+        spectra=f"results/{J23_FIG1_RUN}/spectra.csv",
+        layers=f"results/{J23_FIG1_RUN}/layers.csv",
+        claims=claims_rows("jacot2023_fig1"),
+    conda:
+        ENV
+    log:
+        f"logs/{J23_FIG1_RUN}/analyze.log",
+    params:
+        analysis={k: J23_FIG1[k] for k in ("n_values", "rank_rel_tol")},
+        thresholds={
+            k: J23_FIG1[k]
+            for k in ("norm_paper", "norm_factor", "rank_tolerance", "impact_max", "fit_max")
+        },
+    script:
+        "../scripts/analyze_jacot2023_fig1.py"
+
+
+J23_KRR = JACOT23["krr"]
+J23_KRR_DIR = "results/{run}/krr_ridge{ridge}_t{n_test}".format(
+    run=J23_FIG1_RUN, ridge=fmt_lam(J23_KRR["ridge"]), n_test=J23_KRR["n_test"]
+)
+
+
+rule compute_jacot2023_krr:
+    input:
+        checkpoint=f"results/{J23_FIG1_RUN}/model.pt",
+        code=src_modules("claims", "jacot2023/krr", "jacot2023/regression", "jacot2023/ledger"),
+    output:
+        spectra=f"{J23_KRR_DIR}/jacobian_spectra.csv",
+        fits=f"{J23_KRR_DIR}/fits.csv",
+        claims=claims_rows("jacot2023_krr"),
+    conda:
+        ENV
+    log:
+        f"logs/{J23_FIG1_RUN}/krr.log",
+    params:
+        krr=J23_KRR,
+        rank_tolerance=J23_FIG1["rank_tolerance"],
+    script:
+        "../scripts/compute_jacot2023_krr.py"
+
+
+# ------------------------------------------------------------------------------ depth sweep
+
+J23_DEPTH = JACOT23["depth"]
+J23_DEPTH_SEEDS = list(range(J23_DEPTH["seeds"]))
+# One job per (depth, N): its seeds trained together.
+J23_DEPTH_RUN = (
+    f"jacot2023/depth/{TASK_ID}/w{J23_DEPTH['width']}_d{{depth}}_n{{n_train}}"
+    f"_lam{fmt_lam(J23_DEPTH['lam'])}_s{seed_range(0, J23_DEPTH['seeds'])}"
+)
+J23_DEPTH_RUNS = [
+    J23_DEPTH_RUN.format(depth=d, n_train=n)
+    for n in sorted(J23_DEPTH["n_train"])
+    for d in sorted(J23_DEPTH["depths"])
+]
+
+
+rule train_jacot2023_depth:
+    wildcard_constraints:
+        depth="|".join(map(str, J23_DEPTH["depths"])),
+        n_train="|".join(map(str, J23_DEPTH["n_train"])),
+    input:
+        code=src_modules("engine", "jacot2023/data", "jacot2023/regression"),
+    output:
+        checkpoint=f"results/{J23_DEPTH_RUN}/model.pt",
+        runs=f"results/{J23_DEPTH_RUN}/runs.csv",
+    conda:
+        ENV
+    log:
+        f"logs/{J23_DEPTH_RUN}/train.log",
+    params:
+        task=TASK,
+        fit=lambda wc: fit_params(J23_DEPTH, int(wc.depth), int(wc.n_train), J23_DEPTH_SEEDS),
+        device=config["device"],
+    threads: 2
+    resources:
+        runtime=config["resources"]["train_runtime_min"],
+        mem_mb=config["resources"]["train_mem_mb"],
+    script:
+        "../scripts/train_jacot2023_regression.py"
+
+
+rule aggregate_jacot2023_depth:
+    input:
+        checkpoints=[f"results/{run}/model.pt" for run in J23_DEPTH_RUNS],
+        runs=[f"results/{run}/runs.csv" for run in J23_DEPTH_RUNS],
+        code=src_modules("claims", "jacot2023/regression", "jacot2023/ledger"),
+    output:
+        sweep=f"results/jacot2023/depth/{TASK_ID}/sweep.csv",
+        claims=claims_rows("jacot2023_depth"),
+    conda:
+        ENV
+    log:
+        f"logs/jacot2023/depth/{TASK_ID}/aggregate.log",
+    params:
+        rank_rel_tol=J23_DEPTH["rank_rel_tol"],
+        rank_tolerance=J23_FIG1["rank_tolerance"],
+    script:
+        "../scripts/aggregate_jacot2023_depth.py"
+
+
+# ------------------------------------------------------------------------------ Fig. 2
+
+J23_FIG2 = JACOT23["fig2"]
+J23_FIG2_DATA = {
+    k: J23_FIG2[k]
+    for k in ("classes", "per_class", "amplitude", "spacing", "noise", "seed", "grid")
+}
+J23_FIG2_SET = (
+    "{shape}_c{classes}_n{per_class}_a{amplitude}_sp{spacing}_noise{noise}_s{seed}"
+).format(**J23_FIG2)
+J23_FIG2_RUN = (
+    f"jacot2023/fig2/{J23_FIG2_SET}/w{J23_FIG2['width']}_d{{depth}}"
+    f"_lam{'+'.join(fmt_lam(v) for v in J23_FIG2['lams'])}_s{J23_FIG2['seed']}"
+)
+J23_FIG2_DEPTHS = (J23_FIG2["shallow_depth"], J23_FIG2["deep_depth"])
+
+
+rule train_jacot2023_fig2:
+    wildcard_constraints:
+        depth="|".join(map(str, J23_FIG2_DEPTHS)),
+    input:
+        code=src_modules("engine", "jacot2023/data", "jacot2023/classes"),
+    output:
+        regions=f"results/{J23_FIG2_RUN}/regions.csv",
+        summary=f"results/{J23_FIG2_RUN}/summary.csv",
+    conda:
+        ENV
+    log:
+        f"logs/{J23_FIG2_RUN}.log",
+    params:
+        data=J23_FIG2_DATA,
+        width=J23_FIG2["width"],
+        lams=J23_FIG2["lams"],
+        phases=J23_FIG2["phases"],
+        device=config["device"],
+    threads: 1
+    resources:
+        runtime=config["resources"]["train_runtime_min"],
+        mem_mb=config["resources"]["train_mem_mb"],
+    script:
+        "../scripts/train_jacot2023_fig2.py"
+
+
+rule aggregate_jacot2023_fig2:
+    input:
+        summaries=[
+            f"results/{J23_FIG2_RUN}/summary.csv".format(depth=d) for d in J23_FIG2_DEPTHS
+        ],
+        code=src_modules("claims", "jacot2023/data", "jacot2023/classes", "jacot2023/ledger"),
+    output:
+        points=f"results/jacot2023/fig2/{J23_FIG2_SET}/points.csv",
+        summary=f"results/jacot2023/fig2/{J23_FIG2_SET}/summary.csv",
+        claims=claims_rows("jacot2023_fig2"),
+    conda:
+        ENV
+    log:
+        f"logs/jacot2023/fig2/{J23_FIG2_SET}/aggregate.log",
+    params:
+        data=J23_FIG2_DATA,
+        depths={"shallow": J23_FIG2["shallow_depth"], "deep": J23_FIG2["deep_depth"]},
+    script:
+        "../scripts/aggregate_jacot2023_fig2.py"
+
+
+# ------------------------------------------------------------------------------ Fig. 3
+
+J23_FIG3 = JACOT23["fig3"]
+J23_CURVE = J23_FIG3["curve"]
+J23_MNIST = J23_FIG3["mnist"]
+J23_LAM = fmt_lam(J23_FIG3["lam"])
+J23_CURVE_SET = "curve_g{curve_width}_n{n_train}_r{n_random}_s{seed}".format(**J23_CURVE)
+J23_CURVE_RUN = f"jacot2023/fig3/{J23_CURVE_SET}/w{{width}}_d{{depth}}_lam{J23_LAM}"
+J23_MNIST_SUBSET = MNIST_SUBSETS["jacot2023.fig3.mnist"]
+J23_MNIST_SET = "mnist_n{n_train}_t{n_noisy}_noise{noise}_s{seed}".format(**J23_MNIST)
+J23_MNIST_RUN = f"jacot2023/fig3/{J23_MNIST_SET}/w{{width}}_d{{depth}}_lam{J23_LAM}"
+
+
+rule train_jacot2023_fig3_curve:
+    wildcard_constraints:
+        **architecture_constraints(J23_CURVE),
+    input:
+        code=src_modules("engine", "jacot2023/data", "jacot2023/autoencoders"),
+    output:
+        outputs=f"results/{J23_CURVE_RUN}/outputs.csv",
+        summary=f"results/{J23_CURVE_RUN}/summary.csv",
+    conda:
+        ENV
+    log:
+        f"logs/{J23_CURVE_RUN}.log",
+    params:
+        data={k: J23_CURVE[k] for k in ("curve_width", "n_train", "n_random", "seed")},
+        lam=J23_FIG3["lam"],
+        phases=J23_CURVE["phases"],
+        device=config["device"],
+    threads: 1
+    resources:
+        runtime=config["resources"]["train_runtime_min"],
+        mem_mb=config["resources"]["train_mem_mb"],
+    script:
+        "../scripts/train_jacot2023_fig3_curve.py"
+
+
+rule train_jacot2023_fig3_mnist:
+    wildcard_constraints:
+        **architecture_constraints(J23_MNIST),
+    input:
+        data=MNIST_DATA.format(**J23_MNIST_SUBSET),
+        code=src_modules("engine", "jacot2023/autoencoders"),
+    output:
+        images=f"results/{J23_MNIST_RUN}/images.npz",
+        summary=f"results/{J23_MNIST_RUN}/summary.csv",
+    conda:
+        ENV
+    log:
+        f"logs/{J23_MNIST_RUN}.log",
+    params:
+        lam=J23_FIG3["lam"],
+        phases=J23_MNIST["phases"],
+        noise={k: J23_MNIST[k] for k in ("noise", "n_noisy", "seed")},
+        device=config["device"],
+    threads: 1
+    resources:
+        runtime=config["resources"]["train_runtime_min"],
+        mem_mb=config["resources"]["train_mem_mb"],
+    script:
+        "../scripts/train_jacot2023_fig3_mnist.py"
+
+
+rule aggregate_jacot2023_fig3:
+    input:
+        curve=[f"results/{run}/summary.csv" for run in autoencoder_runs(J23_CURVE_RUN, J23_CURVE)],
+        mnist=[f"results/{run}/summary.csv" for run in autoencoder_runs(J23_MNIST_RUN, J23_MNIST)],
+        code=src_modules("claims", "jacot2023/ledger"),
+    output:
+        summary="results/jacot2023/fig3/summary.csv",
+        claims=claims_rows("jacot2023_fig3"),
+    conda:
+        ENV
+    log:
+        "logs/jacot2023/fig3/aggregate.log",
+    params:
+        ratio_max=J23_FIG3["ratio_max"],
+    script:
+        "../scripts/aggregate_jacot2023_fig3.py"
+
+
+# ------------------------------------------------------------------------------ figures
+
+
+rule execute_jacot2023_fig1_notebook:
+    input:
+        notebook="notebooks/jacot2023_fig1.ipynb",
+        spectra=f"results/{J23_FIG1_RUN}/spectra.csv",
+        layers=f"results/{J23_FIG1_RUN}/layers.csv",
+        runs=f"results/{J23_FIG1_RUN}/runs.csv",
+    output:
+        notebook="results/notebooks/jacot2023_fig1.ipynb",
+        pdf="figures/jacot2023_fig1.pdf",
+        png=report(
+            "figures/jacot2023_fig1.png",
+            caption="../report/jacot2023_fig1.rst",
+            category="jacot2023",
+        ),
+    conda:
+        ENV
+    log:
+        "logs/notebooks/jacot2023_fig1.log",
+    params:
+        parameters=notebook_parameters(true_rank=TASK["true_rank"]),
+    shell:
+        PAPERMILL
+
+
+rule jacot2023_fig1:
+    input:
+        target_files("jacot2023_fig1"),
+
+
+rule execute_jacot2023_krr_notebook:
+    input:
+        notebook="notebooks/jacot2023_krr.ipynb",
+        spectra=f"{J23_KRR_DIR}/jacobian_spectra.csv",
+        fits=f"{J23_KRR_DIR}/fits.csv",
+    output:
+        notebook="results/notebooks/jacot2023_krr.ipynb",
+        pdf="figures/jacot2023_krr.pdf",
+        png=report(
+            "figures/jacot2023_krr.png",
+            caption="../report/jacot2023_krr.rst",
+            category="jacot2023",
+        ),
+    conda:
+        ENV
+    log:
+        "logs/notebooks/jacot2023_krr.log",
+    params:
+        parameters=notebook_parameters(true_rank=TASK["true_rank"], approx_rel_tol=J23_KRR["approx_rel_tol"]),
+    shell:
+        PAPERMILL
+
+
+rule jacot2023_krr:
+    input:
+        target_files("jacot2023_krr"),
+
+
+rule execute_jacot2023_depth_notebook:
+    input:
+        notebook="notebooks/jacot2023_depth.ipynb",
+        sweep=f"results/jacot2023/depth/{TASK_ID}/sweep.csv",
+    output:
+        notebook="results/notebooks/jacot2023_depth.ipynb",
+        pdf="figures/jacot2023_depth.pdf",
+        png=report(
+            "figures/jacot2023_depth.png",
+            caption="../report/jacot2023_depth.rst",
+            category="jacot2023",
+        ),
+    conda:
+        ENV
+    log:
+        "logs/notebooks/jacot2023_depth.log",
+    params:
+        parameters=notebook_parameters(true_rank=TASK["true_rank"]),
+    shell:
+        PAPERMILL
+
+
+rule jacot2023_depth:
+    input:
+        target_files("jacot2023_depth"),
+
+
+rule execute_jacot2023_fig2_notebook:
+    input:
+        notebook="notebooks/jacot2023_fig2.ipynb",
+        regions=[f"results/{J23_FIG2_RUN}/regions.csv".format(depth=d) for d in J23_FIG2_DEPTHS],
+        points=f"results/jacot2023/fig2/{J23_FIG2_SET}/points.csv",
+        summary=f"results/jacot2023/fig2/{J23_FIG2_SET}/summary.csv",
+    output:
+        notebook="results/notebooks/jacot2023_fig2.ipynb",
+        pdf="figures/jacot2023_fig2.pdf",
+        png=report(
+            "figures/jacot2023_fig2.png",
+            caption="../report/jacot2023_fig2.rst",
+            category="jacot2023",
+        ),
+    conda:
+        ENV
+    log:
+        "logs/notebooks/jacot2023_fig2.log",
+    params:
+        parameters=notebook_parameters(),
+    shell:
+        PAPERMILL
+
+
+rule jacot2023_fig2:
+    input:
+        target_files("jacot2023_fig2"),
+
+
+rule execute_jacot2023_fig3_notebook:
+    input:
+        notebook="notebooks/jacot2023_fig3.ipynb",
+        curve=[f"results/{run}/outputs.csv" for run in autoencoder_runs(J23_CURVE_RUN, J23_CURVE)],
+        images=f"results/{J23_MNIST_RUN}/images.npz".format(**J23_MNIST["deep"]),
+        summary="results/jacot2023/fig3/summary.csv",
+    output:
+        notebook="results/notebooks/jacot2023_fig3.ipynb",
+        pdf="figures/jacot2023_fig3.pdf",
+        png=report(
+            "figures/jacot2023_fig3.png",
+            caption="../report/jacot2023_fig3.rst",
+            category="jacot2023",
+        ),
+    conda:
+        ENV
+    log:
+        "logs/notebooks/jacot2023_fig3.log",
+    params:
+        parameters=notebook_parameters(curve_width=J23_CURVE["curve_width"],
+            curve_n_train=J23_CURVE["n_train"],
+            curve_seed=J23_CURVE["seed"],),
+    shell:
+        PAPERMILL
+
+
+rule jacot2023_fig3:
+    input:
+        target_files("jacot2023_fig3"),

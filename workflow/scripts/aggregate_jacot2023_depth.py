@@ -1,0 +1,27 @@
+"""The depth sweep: every network's bottleneck rank and ||W||^2 / L, one row per run."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+import pandas as pd  # noqa: E402
+
+from l2relu.io import load_checkpoint, write_table  # noqa: E402
+from l2relu.jacot2023 import ledger  # noqa: E402
+from l2relu.jacot2023.data import LatentTask  # noqa: E402
+from l2relu.jacot2023.regression import bottleneck_table  # noqa: E402
+
+tables = []
+for checkpoint_path, runs_path in zip(
+    snakemake.input.checkpoints, snakemake.input.runs, strict=True
+):
+    checkpoint = load_checkpoint(checkpoint_path)
+    arrays = {k: v.numpy() for k, v in checkpoint["arrays"].items()}
+    task = LatentTask(**checkpoint["config"]["task"])
+    runs = pd.read_csv(runs_path)
+    tables.append(bottleneck_table(arrays, task, runs, snakemake.params.rank_rel_tol))
+sweep = pd.concat(tables, ignore_index=True)
+print(sweep.to_string(), file=sys.stderr)
+write_table(sweep, snakemake.output.sweep)
+rows = ledger.depth_claims(sweep, task.true_rank, snakemake.params.rank_tolerance)
+write_table(rows, snakemake.output.claims)

@@ -1,0 +1,26 @@
+"""Fig. 2: one depth's networks (with and without L2) on the four S classes, their class map
+on a grid and the tripoints in it."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+import torch  # noqa: E402
+
+from l2relu.io import write_table  # noqa: E402
+from l2relu.jacot2023.classes import ClassesConfig, train_panels  # noqa: E402
+from l2relu.jacot2023.regression import phases_from  # noqa: E402
+
+torch.set_num_threads(snakemake.threads)
+params = snakemake.params
+regions, summary = train_panels(
+    ClassesConfig(**params.data),
+    int(snakemake.wildcards.depth),
+    params.width,
+    params.lams,
+    phases_from(params.phases),
+    params.device,
+)
+print(summary.to_string(), file=sys.stderr)
+write_table(regions, snakemake.output.regions)
+write_table(summary, snakemake.output.summary)

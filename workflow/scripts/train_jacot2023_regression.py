@@ -1,0 +1,28 @@
+"""Train deep L2-regularized ReLU nets on jacot2023's low-rank regression task (Fig. 1 and the
+depth sweep): several seeds of one depth and data size, trained together."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+import torch  # noqa: E402
+
+from l2relu.io import save_checkpoint, write_table  # noqa: E402
+from l2relu.jacot2023.data import LatentTask  # noqa: E402
+from l2relu.jacot2023.regression import FitConfig, fit, phases_from  # noqa: E402
+
+torch.set_num_threads(snakemake.threads)
+config = snakemake.params.fit
+cfg = FitConfig(
+    **config | {"phases": phases_from(config["phases"]), "seeds": tuple(config["seeds"])}
+)
+task = LatentTask(**snakemake.params.task)
+arrays, runs = fit(task, cfg, snakemake.params.device)
+print(runs.to_string(), file=sys.stderr)
+save_checkpoint(
+    snakemake.output.checkpoint,
+    config={"task": snakemake.params.task, "fit": config},
+    seed=list(runs.init_seed),
+    arrays=arrays,
+)
+write_table(runs, snakemake.output.runs)
