@@ -9,9 +9,8 @@ trains one network; both layouts run the same number of steps per network.
 """
 
 import argparse
-import subprocess
-import sys
-import time
+
+from side_by_side import compare
 
 from l2relu.jacot2022 import fig2
 
@@ -36,23 +35,20 @@ def main():
     torch.set_num_threads(1)
     data = fig2.teacher_data(1000, 1000, [50, 10, 10, 10], 0)
     print(f"{args.networks} networks per width, {args.steps} Adam steps each, 1 thread")
-    print(f"{'width':>6} {'batched s':>10} {'one per process s':>18} {'speed-up':>9}")
-    total_b = total_p = 0.0
-    for width in args.widths:
-        start = time.perf_counter()
+
+    def batched(width):
         cfg = fig2.Fig2Config(
             "teacher", width, (1e-6,), args.networks, 1.0, args.steps, 1e-3, 0, 0.05, 0, 0
         )
         fig2.run(cfg, data, device="cpu")
-        batched = time.perf_counter() - start
-        start = time.perf_counter()
-        for seed in range(args.networks):
-            code = ONE_RUN.format(width=width, steps=args.steps, seed=seed)
-            subprocess.run([sys.executable, "-c", code], check=True)
-        separate = time.perf_counter() - start
-        total_b, total_p = total_b + batched, total_p + separate
-        print(f"{width:>6} {batched:>10.2f} {separate:>18.2f} {separate / batched:>8.1f}x")
-    print(f"{'all':>6} {total_b:>10.2f} {total_p:>18.2f} {total_p / total_b:>8.1f}x")
+
+    def one_run_code(width):
+        return [
+            ONE_RUN.format(width=width, steps=args.steps, seed=seed)
+            for seed in range(args.networks)
+        ]
+
+    compare("width", args.widths, batched, one_run_code)
 
 
 if __name__ == "__main__":
