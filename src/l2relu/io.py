@@ -33,6 +33,15 @@ def write_table(df, path) -> None:
         df.to_csv(tmp, index=False, float_format=FLOAT_FORMAT)
 
 
+def fail_once(marker) -> None:
+    """Tests of an executor's retries: fail when `marker` names a file that does not exist yet,
+    after creating it, so that the job's next attempt passes. An empty marker does nothing."""
+    if marker and not Path(marker).exists():
+        Path(marker).parent.mkdir(parents=True, exist_ok=True)
+        Path(marker).touch()
+        raise RuntimeError(f"failure injected by fail_once_marker ({marker}); a retry will pass")
+
+
 def code_version() -> str:
     """Package version plus the git commit of the source tree when there is one."""
     try:

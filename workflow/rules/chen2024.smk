@@ -187,8 +187,7 @@ rule train_chen2024_gd:
         config=CHEN_THEORY,
         device=config["device"],
     resources:
-        runtime=config["resources"]["train_runtime_min"],
-        mem_mb=config["resources"]["train_mem_mb"],
+        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_chen2024_gd.py"
 

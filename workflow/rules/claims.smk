@@ -16,5 +16,7 @@ rule claims:
         ENV
     log:
         "logs/claims.log",
+    params:
+        fail_once_marker=config["fail_once_marker"],
     script:
         "../scripts/build_claims.py"

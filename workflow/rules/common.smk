@@ -1,6 +1,7 @@
 # Config validation, the target registry and the helpers every paper's rules share.
 # Parse time stays cheap: nothing here imports torch, numba or pandas.
 import re
+import shutil
 
 import yaml
 from snakemake.exceptions import WorkflowError
@@ -43,6 +44,30 @@ def _check_config():
 
 
 _check_config()
+
+
+def _check_executor():
+    """A SLURM run on a machine without SLURM stops before its first job, with one line."""
+    plugin = workflow.executor_plugin
+    if plugin is not None and plugin.cli_prefix == "slurm" and shutil.which("sbatch") is None:
+        raise WorkflowError(
+            "the slurm executor (profiles/slurm) needs SLURM's sbatch, and none is on PATH: "
+            "run on a machine of the cluster (a login node), or use profiles/local"
+        )
+
+
+# The executor is known only once the workflow starts, after parsing.
+onstart:
+    _check_executor()
+
+
+# What a training job asks the scheduler for. PyTorch jobs also ask for GPUs (the SLURM
+# plugin's `gpu` resource, sbatch --gpus); with 0 they ask for none.
+TRAINING_RESOURCES = {
+    "runtime": config["resources"]["train_runtime_min"],
+    "mem_mb": config["resources"]["train_mem_mb"],
+}
+TORCH_TRAINING_RESOURCES = TRAINING_RESOURCES | {"gpu": config["resources"]["train_gpus"]}
 
 
 # Every target: the figures it draws (none for ledger-only targets) and its ledger rows.

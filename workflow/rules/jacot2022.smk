@@ -66,8 +66,7 @@ rule train_jacot2022_plateau:
         },
     threads: 1
     resources:
-        runtime=config["resources"]["train_runtime_min"],
-        mem_mb=config["resources"]["train_mem_mb"],
+        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_jacot2022_plateau.py"
 
@@ -159,8 +158,7 @@ rule train_jacot2022_fig1:
         device=config["device"],
     threads: 2
     resources:
-        runtime=config["resources"]["train_runtime_min"],
-        mem_mb=config["resources"]["train_mem_mb"],
+        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_jacot2022_fig1.py"
 
@@ -314,8 +312,7 @@ rule train_jacot2022_fig2:
         device=config["device"],
     threads: 2
     resources:
-        runtime=config["resources"]["train_runtime_min"],
-        mem_mb=config["resources"]["train_mem_mb"],
+        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_jacot2022_fig2.py"
 

@@ -32,8 +32,7 @@ rule train_jacot2023_fig1:
         device=config["device"],
     threads: 2
     resources:
-        runtime=config["resources"]["train_runtime_min"],
-        mem_mb=config["resources"]["train_mem_mb"],
+        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_jacot2023_regression.py"
 
@@ -121,8 +120,7 @@ rule train_jacot2023_depth:
         device=config["device"],
     threads: 2
     resources:
-        runtime=config["resources"]["train_runtime_min"],
-        mem_mb=config["resources"]["train_mem_mb"],
+        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_jacot2023_regression.py"
 
@@ -183,8 +181,7 @@ rule train_jacot2023_fig2:
         device=config["device"],
     threads: 1
     resources:
-        runtime=config["resources"]["train_runtime_min"],
-        mem_mb=config["resources"]["train_mem_mb"],
+        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_jacot2023_fig2.py"
 
@@ -242,8 +239,7 @@ rule train_jacot2023_fig3_curve:
         device=config["device"],
     threads: 1
     resources:
-        runtime=config["resources"]["train_runtime_min"],
-        mem_mb=config["resources"]["train_mem_mb"],
+        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_jacot2023_fig3_curve.py"
 
@@ -268,8 +264,7 @@ rule train_jacot2023_fig3_mnist:
         device=config["device"],
     threads: 1
     resources:
-        runtime=config["resources"]["train_runtime_min"],
-        mem_mb=config["resources"]["train_mem_mb"],
+        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_jacot2023_fig3_mnist.py"
 

@@ -40,8 +40,7 @@ rule train_timor2022_fig1:
         log_every=FIG1["log_every"],
     threads: 4
     resources:
-        runtime=config["resources"]["train_runtime_min"],
-        mem_mb=config["resources"]["train_mem_mb"],
+        **TRAINING_RESOURCES,
     script:
         "../scripts/train_timor2022_fig1.py"
 
@@ -71,8 +70,7 @@ rule train_timor2022_deep:
         device=config["device"],
     threads: 1
     resources:
-        runtime=config["resources"]["train_runtime_min"],
-        mem_mb=config["resources"]["train_mem_mb"],
+        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_timor2022_deep.py"
 
