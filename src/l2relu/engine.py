@@ -43,6 +43,14 @@ def adam_then_gd(adam_lr: float, adam_steps: int, gd_lr: float, gd_steps: int):
     return (Phase("adam", adam_lr, adam_steps), Phase("gd", gd_lr, gd_steps, halve_on_rise=True))
 
 
+def phases_from_config(config: list[dict]) -> tuple[Phase, ...]:
+    """A config's list of {optimizer, lr, steps} as phases; GD halves its step on a rise."""
+    return tuple(
+        Phase(p["optimizer"], p["lr"], p["steps"], halve_on_rise=p["optimizer"] == "gd")
+        for p in config
+    )
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     loss: str  # one of LOSSES; "mse_half_sum" is timor2022's (1/2)||N(X) - Y||_F^2

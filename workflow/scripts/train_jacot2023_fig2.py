@@ -7,9 +7,9 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import torch  # noqa: E402
 
+from l2relu.engine import phases_from_config  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2023.classes import ClassesConfig, train_panels  # noqa: E402
-from l2relu.jacot2023.regression import phases_from  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 params = snakemake.params
@@ -18,7 +18,7 @@ regions, summary = train_panels(
     int(snakemake.wildcards.depth),
     params.width,
     params.lams,
-    phases_from(params.phases),
+    phases_from_config(params.phases),
     params.device,
 )
 print(summary.to_string(), file=sys.stderr)

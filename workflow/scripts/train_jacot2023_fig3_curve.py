@@ -8,9 +8,9 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 import torch  # noqa: E402
 
+from l2relu.engine import phases_from_config  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2023.autoencoders import Architecture, CurveConfig, curve_experiment  # noqa: E402
-from l2relu.jacot2023.regression import phases_from  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 wc, params = snakemake.wildcards, snakemake.params
@@ -18,7 +18,7 @@ table, summary = curve_experiment(
     CurveConfig(**params.data),
     Architecture(depth=int(wc.depth), width=int(wc.width)),
     params.lam,
-    phases_from(params.phases),
+    phases_from_config(params.phases),
     params.device,
 )
 print(summary, file=sys.stderr)

@@ -9,9 +9,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import torch  # noqa: E402
 
+from l2relu.engine import phases_from_config  # noqa: E402
 from l2relu.io import atomic_path, write_table  # noqa: E402
 from l2relu.jacot2023.autoencoders import Architecture, NoiseConfig, mnist_experiment  # noqa: E402
-from l2relu.jacot2023.regression import phases_from  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 wc, params = snakemake.wildcards, snakemake.params
@@ -19,7 +19,7 @@ images, summary = mnist_experiment(
     dict(np.load(snakemake.input.data)),
     Architecture(depth=int(wc.depth), width=int(wc.width)),
     params.lam,
-    phases_from(params.phases),
+    phases_from_config(params.phases),
     NoiseConfig(**params.noise),
     device=params.device,
 )

@@ -7,14 +7,15 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import torch  # noqa: E402
 
+from l2relu.engine import phases_from_config  # noqa: E402
 from l2relu.io import save_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023.data import LatentTask  # noqa: E402
-from l2relu.jacot2023.regression import FitConfig, fit, phases_from  # noqa: E402
+from l2relu.jacot2023.regression import FitConfig, fit  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 config = snakemake.params.fit
 cfg = FitConfig(
-    **config | {"phases": phases_from(config["phases"]), "seeds": tuple(config["seeds"])}
+    **config | {"phases": phases_from_config(config["phases"]), "seeds": tuple(config["seeds"])}
 )
 task = LatentTask(**snakemake.params.task)
 arrays, runs = fit(task, cfg, snakemake.params.device)

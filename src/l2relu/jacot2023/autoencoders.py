@@ -73,12 +73,12 @@ def uniform_in_box(points: np.ndarray, n: int, rng: np.random.Generator) -> np.n
     return rng.uniform(points.min(axis=0), points.max(axis=0), size=(n, points.shape[1]))
 
 
-def curve_table(name: str, inputs, outputs, polyline) -> pd.DataFrame:
+def curve_table(depth: int, inputs, outputs, polyline) -> pd.DataFrame:
     """One row per random input: where it is, where the autoencoder sends it, and both
     distances to the curve."""
     return pd.DataFrame(
         {
-            "model": name,
+            "depth": depth,
             "input_x": inputs[:, 0],
             "input_y": inputs[:, 1],
             "output_x": outputs[:, 0],
@@ -107,7 +107,7 @@ def curve_experiment(
     rng = rng_for("jacot2023", "curve_random_inputs", cfg.seed, cfg.n_random)
     inputs = uniform_in_box(points, cfg.n_random, rng)
     polyline = curve_polyline(cfg.curve_width, cfg.seed)
-    table = curve_table(f"L={arch.depth}", inputs, apply(model, inputs), polyline)
+    table = curve_table(arch.depth, inputs, apply(model, inputs), polyline)
     summary |= {
         "input_distance": float(table.input_distance.mean()),
         "output_distance": float(table.output_distance.mean()),

@@ -2,7 +2,6 @@
 and weights, the impact of each nonlinearity, and the Jacobian's singular values."""
 
 import numpy as np
-import torch
 
 
 def layers(weights, biases, x):
@@ -52,19 +51,17 @@ def weight_spectra(weights, n_values: int) -> list[np.ndarray]:
     return [_pad(np.linalg.svd(w, compute_uv=False), n_values) for w in weights]
 
 
-def squared_norm(weights, biases) -> float:
-    """||W||^2 over every weight and bias (the regularized quantity)."""
-    return float(sum((w**2).sum() for w in weights) + sum((b**2).sum() for b in biases))
-
-
 def network_jacobians(weights, biases, points) -> np.ndarray:
     """(N, d_out, d_in) Jacobians of the network at the columns of `points` (d_in, N): the
     product of the weights restricted to each point's active neurons."""
     n = points.shape[1]
     jac = np.broadcast_to(np.eye(points.shape[0]), (n, points.shape[0], points.shape[0]))
-    for (pre, _), w in zip(layers(weights, biases, points), weights, strict=True):
+    last = len(weights) - 1
+    for layer, ((pre, _), w) in enumerate(
+        zip(layers(weights, biases, points), weights, strict=True)
+    ):
         jac = w[None] @ jac
-        if w is not weights[-1]:
+        if layer < last:  # the output layer is linear
             jac = jac * (pre.T > 0)[:, :, None]
     return jac
 
@@ -72,9 +69,3 @@ def network_jacobians(weights, biases, points) -> np.ndarray:
 def jacobian_spectra(jacobians: np.ndarray) -> np.ndarray:
     """(N, min(d_out, d_in)) singular values of each Jacobian, largest first."""
     return np.linalg.svd(jacobians, compute_uv=False)
-
-
-def as_numpy(tensors) -> list[np.ndarray]:
-    return [
-        t.detach().cpu().double().numpy() if isinstance(t, torch.Tensor) else t for t in tensors
-    ]

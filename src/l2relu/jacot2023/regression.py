@@ -25,14 +25,6 @@ class FitConfig:
     log_every: int = 1000  # steps between progress lines in the job's log
 
 
-def phases_from(config: list[dict]) -> tuple[engine.Phase, ...]:
-    """The config's list of {optimizer, lr, steps} as engine phases (GD halves on a rise)."""
-    return tuple(
-        engine.Phase(p["optimizer"], p["lr"], p["steps"], halve_on_rise=p["optimizer"] == "gd")
-        for p in config
-    )
-
-
 def fit(task: LatentTask, cfg: FitConfig, device="auto", log=None):
     """Train len(cfg.seeds) networks of one depth on the task's N training points. Returns the
     stacked arrays (w1.., b1.., each (seeds, ...)), the init seeds and one summary row a seed."""
@@ -109,8 +101,7 @@ def fig1_tables(arrays: dict, x: np.ndarray, n_values: int, rank_rel_tol: float)
     representation = rank.representation_spectra(weights, biases, x, n_values=x.shape[1])
     for r, w, b in zip(representation, weights, biases, strict=True):
         for kind in ("activations", "centred"):
-            values = r[f"{kind}_sv" if kind == "centred" else "activations_sv"]
-            rows += [(r["layer"], kind, i + 1, v) for i, v in enumerate(values[:n_values])]
+            rows += [(r["layer"], kind, i + 1, v) for i, v in enumerate(r[f"{kind}_sv"][:n_values])]
         layer_rows.append(
             {
                 "layer": r["layer"],
