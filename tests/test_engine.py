@@ -60,6 +60,7 @@ def test_divergence_is_flagged_and_isolated():
     lines = []
     res = engine.train(model, x, y, 0.0, cfg, log=lines.append)
     assert res.diverged.tolist() == [True, False]
+    assert res.diverged_step.tolist() == [0, -1] and res.steps == 20
     assert np.isfinite(res.loss[1])
     assert "diverged 1" in lines[-1] and "elapsed" in lines[-1]
 
@@ -123,3 +124,84 @@ def test_halving_gd_keeps_the_networks_independent():
         assert res.objective[b] == pytest.approx(
             engine.train(alone, x, y, lam, cfg, log=quiet).objective[0], rel=1e-8
         )
+
+
+def test_training_stops_once_every_network_diverged_and_records_the_step():
+    x = torch.randn(3, 12, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    y = torch.randn(2, 12, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    model = make((3, 16, 2), seeds=[3, 4], bias=True)
+    phases = (engine.Phase("gd", 5.0, 1000), engine.Phase("adam", 1e-3, 1000))
+    cfg = engine.TrainConfig(loss="mse_half_sum", phases=phases, log_every=0)
+    lines = []
+    res = engine.train(model, x, y, 1e-3, cfg, log=lines.append)
+    assert res.diverged.all()
+    assert 0 < res.steps < 100 and res.steps == res.diverged_step.max()
+    assert (res.diverged_step > 0).all()
+    assert "every network diverged" in lines[-1]
+
+
+class Crash(Exception):
+    pass
+
+
+def test_a_crashed_training_resumes_to_the_uninterrupted_result(tmp_path):
+    x = torch.randn(3, 10, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    y = torch.randn(2, 10, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    phases = engine.adam_then_gd(1e-2, 30, 0.5, 30)
+    cfg = engine.TrainConfig(loss="mse_half_sum", phases=phases, log_every=1)
+
+    lines = []
+
+    def run(directory=None, crash_at=None):
+        model = make((3, 8, 2), seeds=[1, 2], bias=True)
+
+        def log(msg):
+            lines.append(msg)
+            if crash_at and f"step {crash_at}/" in msg:
+                raise Crash(msg)
+
+        if directory is None:
+            return model, engine.train(model, x, y, [0.0, 1e-2], cfg, log=log)
+        with engine.checkpointing(directory, every_s=0):
+            # two calls in one job: the first finishes, the second is interrupted
+            engine.train(make((3, 8, 2), seeds=[9], bias=True), x, y, 0.0, cfg, log=quiet)
+            return model, engine.train(model, x, y, [0.0, 1e-2], cfg, log=log)
+
+    reference, expected = run()
+    for crash_at in (12, 45):  # in the Adam phase, then in the halving-GD phase
+        directory = tmp_path / f"resume{crash_at}"
+        with pytest.raises(Crash):
+            run(directory, crash_at)
+        assert sorted(f.name for f in directory.iterdir()) == ["train1.pt", "train2.pt"]
+        lines.clear()
+        model, result = run(directory)
+        assert lines[0].startswith(f"[resumed at step {crash_at}/60")
+        assert not directory.exists()  # removed once the job's block succeeds
+        np.testing.assert_array_equal(result.objective, expected.objective)
+        for p, q in zip(model.parameters(), reference.parameters(), strict=True):
+            assert torch.equal(p, q)
+
+
+def test_a_saved_state_of_another_computation_is_not_resumed(tmp_path):
+    x = torch.randn(2, 6, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    y = torch.randn(1, 6, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    lines = []
+
+    def run(lr, crash):
+        cfg = engine.TrainConfig(
+            loss="mse_half_sum", phases=(engine.Phase("gd", lr, 20),), log_every=1
+        )
+
+        def log(msg):
+            lines.append(msg)
+            if crash and "step 10/" in msg:
+                raise Crash(msg)
+
+        with engine.checkpointing(tmp_path / "resume", every_s=0):
+            return engine.train(make((2, 4, 1), seeds=[0]), x, y, 0.0, cfg, log=log)
+
+    with pytest.raises(Crash):
+        run(1e-2, crash=True)
+    lines.clear()
+    run(2e-2, crash=False)  # other step size: the saved state is ignored
+    assert not any("resumed" in line for line in lines)

@@ -49,8 +49,9 @@ def test_diverged_runs_are_flagged_not_measured():
     w, v = w0.copy(), v0.copy()
     w[1, 0, 0] = np.nan
     loss = np.array([0.0, np.nan, 0.5, 1e-6])
-    table = fig1.runs_table(c, w0, v0, w, v, loss)
+    table = fig1.runs_table(c, w0, v0, w, v, loss, np.array([-1, 17, -1, -1]))
     assert table.diverged.tolist() == [False, True, False, False]
+    assert table.diverged_step.tolist() == [-1, 17, -1, -1]
     assert table.converged.tolist() == [True, False, False, True]
     assert np.isnan(table.stable_rank_w1[1])
 
@@ -181,6 +182,7 @@ def test_fig1_ledger_counts_and_fails_without_converged_runs():
             "seed": range(4),
             "loss": [0.0, 0.0, 0.5, 0.5],
             "diverged": False,
+            "diverged_step": -1,
             "converged": [True, True, False, False],
             "stable_rank_w1": [1.9, 1.5, 1.0, 1.0],
             "stable_rank_w2": [1.9, 1.05, 1.0, 1.0],

@@ -76,6 +76,17 @@ def between(target, claim, paper_text, measured, lo, hi, fmt="{:.4g}") -> dict:
     )
 
 
+def no_divergence(target, claim, diverged, diverged_step) -> dict:
+    """Pass when no run's loss became NaN or infinite; the measured value names how many did
+    and at which steps (training stops a network there), e.g. "2 (at steps 0, 140)"."""
+    diverged = [bool(d) for d in diverged]
+    steps = sorted({int(s) for s, d in zip(diverged_step, diverged, strict=True) if d})
+    n = sum(diverged)
+    shown = ", ".join(map(str, steps[:5])) + (", ..." if len(steps) > 5 else "")
+    measured = f"{n} (at step{'s' if len(steps) > 1 else ''} {shown})" if n else "0"
+    return _row(target, claim, "none", measured, "<= 0", n == 0)
+
+
 def table(rows: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 

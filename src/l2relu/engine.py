@@ -6,15 +6,21 @@ summed loss is every network's own gradient, and the per-coordinate optimizers (
 every network exactly as if it were trained alone.
 """
 
+import contextlib
+import hashlib
 import math
+import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
+
+from l2relu.io import atomic_path, code_version
 
 LOSSES = ("mse_half_sum", "mse", "mse_mean", "cross_entropy", "logistic")
 OPTIMIZERS = ("gd", "adam")
@@ -65,6 +71,67 @@ class TrainResult:
     loss: np.ndarray  # (B,) data loss at the end
     objective: np.ndarray  # (B,) data loss + lambda * ||theta||^2 at the end
     diverged: np.ndarray  # (B,) True where the loss became NaN or infinite
+    # (B,) steps taken when a network's loss was first seen NaN or infinite; -1 if never
+    diverged_step: np.ndarray
+    steps: int  # steps taken in all; fewer than planned when every network diverged
+
+
+class Checkpointing:
+    """Periodic saves of the engine.train calls made inside `checkpointing(...)`, so that a job
+    killed mid-training resumes where it was and ends exactly as an uninterrupted run would.
+
+    The calls of a job are numbered in order; each has one file in `directory`, holding its
+    state (parameters, optimizer state, step) and a fingerprint of its inputs, and marked
+    finished at the end. A file whose fingerprint differs (other data, config or code) is
+    ignored, so a resumed state always belongs to the same computation."""
+
+    def __init__(self, directory, every_s: float):
+        self.directory = Path(directory)
+        self.every_s = every_s  # wall-clock seconds between saves; 0 saves every step
+        self.calls = 0
+
+    def next_file(self) -> Path:
+        self.calls += 1
+        return self.directory / f"train{self.calls}.pt"
+
+
+_checkpointing: Checkpointing | None = None
+
+
+@contextlib.contextmanager
+def checkpointing(directory, every_s: float):
+    """Checkpoint every engine.train call in the block; the files are removed when the block
+    succeeds (its outputs are written by then) and kept when it fails, for the next attempt."""
+    global _checkpointing
+    previous, _checkpointing = _checkpointing, Checkpointing(directory, every_s)
+    try:
+        yield _checkpointing
+    finally:
+        _checkpointing = previous
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def _fingerprint(tensors, config: TrainConfig) -> str:
+    digest = hashlib.sha256(repr((config.loss, config.phases, config.dtype)).encode())
+    digest.update(code_version().encode())
+    for t in tensors:
+        digest.update(t.detach().cpu().contiguous().numpy().tobytes())
+    return digest.hexdigest()
+
+
+def _save_state(path: Path, state: dict) -> None:
+    with atomic_path(path) as tmp:
+        torch.save(state, tmp)
+
+
+def _load_state(path: Path, fingerprint: str, device) -> dict | None:
+    if not path.exists():
+        return None
+    try:
+        state = torch.load(path, map_location=device, weights_only=False)
+    except Exception:  # a file from another torch version or a damaged disk: start over
+        return None
+    return state if state.get("fingerprint") == fingerprint else None
 
 
 def pick_device(preference: str = "auto") -> torch.device:
@@ -184,8 +251,10 @@ def train(
 ) -> TrainResult:
     """Minimize loss_b + lam_b * ||theta_b||^2 for every network b, phase after phase.
 
-    A network whose loss becomes NaN or infinite is frozen and flagged as diverged; the others
-    carry on untouched.
+    A network whose loss becomes NaN or infinite is frozen and flagged as diverged, with the
+    step; the others carry on untouched, and training stops as soon as every network diverged.
+    Inside `checkpointing(...)` the state is saved every few seconds and a saved state of the
+    same computation is resumed.
     """
     for phase in config.phases:
         if phase.optimizer not in OPTIMIZERS:
@@ -194,23 +263,72 @@ def train(
     lam = torch.as_tensor(lam, dtype=params[0].dtype, device=params[0].device)
     lam = lam.expand(model.batch)
     diverged = torch.zeros(model.batch, dtype=torch.bool, device=lam.device)
+    diverged_step = torch.full((model.batch,), -1, dtype=torch.long, device=lam.device)
     total_steps = sum(p.steps for p in config.phases)
     done = 0
     start = time.perf_counter()
+
+    saver = _checkpointing
+    state_file = saver.next_file() if saver else None
+    fingerprint = _fingerprint([*params, x, target, lam], config) if saver else ""
+    state = _load_state(state_file, fingerprint, lam.device) if saver else None
+    if state is not None:
+        with torch.no_grad():
+            for p, saved in zip(params, state["params"], strict=True):
+                p.copy_(saved)
+        diverged, diverged_step, done = state["diverged"], state["diverged_step"], state["done"]
+        log(f"[resumed at step {done}/{total_steps} from {state_file}]")
+    last_save = time.perf_counter()
+
+    def save(phase_index, phase_step, opt=None, last=None, step_size=None, finished=False):
+        _save_state(
+            state_file,
+            {
+                "fingerprint": fingerprint,
+                "phase": phase_index,
+                "phase_step": phase_step,
+                "done": done,
+                "params": [p.detach().clone() for p in params],
+                "opt": opt.state_dict() if opt is not None else None,
+                "last": last,
+                "step_size": step_size,
+                "diverged": diverged.clone(),
+                "diverged_step": diverged_step.clone(),
+                "finished": finished,
+            },
+        )
 
     def evaluate():
         loss = network_losses(model.forward(x), target, config.loss)
         return loss, loss + lam * model.squared_norm()
 
-    for phase in config.phases:
+    stopped = state is not None and state["finished"]
+    for phase_index, phase in enumerate(config.phases):
+        if stopped:
+            break
+        if state is not None and phase_index < state["phase"]:
+            continue
         opt = torch.optim.Adam(params, lr=phase.lr) if phase.optimizer == "adam" else None
         backtrack = phase.optimizer == "gd" and phase.halve_on_rise
         step_size = torch.full_like(lam, phase.lr)
         last = None  # halving GD: (objective, params, grads) at each network's last accepted point
-        for _ in range(phase.steps):
+        first_step = 0
+        if state is not None and phase_index == state["phase"]:
+            first_step = state["phase_step"]
+            if opt is not None and state["opt"] is not None:
+                opt.load_state_dict(state["opt"])
+            if state["last"] is not None:
+                last, step_size = state["last"], state["step_size"]
+        for phase_step in range(first_step, phase.steps):
             loss, objective = evaluate()
             if not backtrack:
-                diverged |= ~torch.isfinite(objective)
+                newly = ~torch.isfinite(objective) & ~diverged
+                diverged_step = torch.where(newly, done, diverged_step)
+                diverged |= newly
+                if diverged.all():
+                    log(f"[{phase.optimizer} step {done}/{total_steps}] every network diverged")
+                    stopped = True
+                    break
             live = torch.where(diverged, torch.zeros_like(objective), objective)
             if backtrack:  # a rise to NaN is undone, not flagged: keep it out of the sum
                 live = torch.nan_to_num(live, nan=0.0, posinf=0.0, neginf=0.0)
@@ -228,6 +346,9 @@ def train(
                 else:
                     last, step_size = _halving_gd_step(params, grads, objective, last, step_size)
             done += 1
+            if saver and time.perf_counter() - last_save >= saver.every_s:
+                save(phase_index, phase_step + 1, opt, last, step_size)
+                last_save = time.perf_counter()
             if config.log_every and done % config.log_every == 0:
                 finite = loss.detach()[~diverged]
                 summary = (
@@ -245,11 +366,17 @@ def train(
                 rose = ~(evaluate()[1] <= last[0])
                 for p, p0 in zip(params, last[1], strict=True):
                     p.copy_(torch.where(_per_network(rose, p), p0, p))
+    if saver:
+        save(len(config.phases), 0, finished=True)
     with torch.no_grad():
         loss, objective = evaluate()
-    diverged |= ~torch.isfinite(objective)
+    newly = ~torch.isfinite(objective) & ~diverged
+    diverged_step = torch.where(newly, done, diverged_step)
+    diverged |= newly
     return TrainResult(
         loss=loss.cpu().numpy(),
         objective=objective.cpu().numpy(),
         diverged=diverged.cpu().numpy(),
+        diverged_step=diverged_step.cpu().numpy(),
+        steps=done,
     )

@@ -14,9 +14,13 @@ FLOAT_FORMAT = "%.12g"
 
 @contextlib.contextmanager
 def atomic_path(path):
-    """Yield a temporary path beside `path`; move it into place only if the block succeeds."""
+    """Yield a temporary path beside `path`; move it into place only if the block succeeds.
+    A process killed mid-write leaves only a hidden temporary file, never `path`; the next
+    write of `path` removes it (one job writes each path, so no other writer is racing)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    for stale in path.parent.glob(f".{path.name}.*.tmp"):
+        stale.unlink(missing_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
     try:

@@ -13,18 +13,22 @@ import numpy as np
 
 
 @numba.njit(parallel=True, cache=True)
-def _gd_steps(w, v, x, y, lr, steps, loss_scale):  # pragma: no cover - compiled
+def _gd_steps(w, v, x, y, lr, steps, loss_scale, done, diverged_step):  # pragma: no cover
     """In place: `steps` GD steps on loss_scale * ||V relu(W X) - Y||_F^2 for every network.
 
     w, v: (R, 2, 2); x, y: (2, 2) with the data points as columns. relu'(0) = 0, as in the paper.
+    A network whose residual becomes NaN or infinite stops there: diverged_step[r] (-1 until
+    then) records the steps it had taken, counted from `done` steps before this call.
     """
     g = 2.0 * loss_scale
     x00, x01, x10, x11 = x[0, 0], x[0, 1], x[1, 0], x[1, 1]
     y00, y01, y10, y11 = y[0, 0], y[0, 1], y[1, 0], y[1, 1]
     for r in numba.prange(w.shape[0]):
+        if diverged_step[r] >= 0:
+            continue
         w00, w01, w10, w11 = w[r, 0, 0], w[r, 0, 1], w[r, 1, 0], w[r, 1, 1]
         v00, v01, v10, v11 = v[r, 0, 0], v[r, 0, 1], v[r, 1, 0], v[r, 1, 1]
-        for _ in range(steps):
+        for k in range(steps):
             h00 = w00 * x00 + w01 * x10
             h01 = w00 * x01 + w01 * x11
             h10 = w10 * x00 + w11 * x10
@@ -38,6 +42,10 @@ def _gd_steps(w, v, x, y, lr, steps, loss_scale):  # pragma: no cover - compiled
             r01 = g * (v00 * a01 + v01 * a11 - y01)
             r10 = g * (v10 * a00 + v11 * a10 - y10)
             r11 = g * (v10 * a01 + v11 * a11 - y11)
+            total = r00 + r01 + r10 + r11
+            if total - total != 0.0:  # NaN or infinite
+                diverged_step[r] = done + k
+                break
             # dV = R A^T ; dA = V^T R masked by relu'(H) ; dW = dH X^T
             dv00 = r00 * a00 + r01 * a01
             dv01 = r00 * a10 + r01 * a11
@@ -66,7 +74,8 @@ def loss(w, v, x, y, loss_scale: float) -> np.ndarray:
 
 
 def train(w, v, x, y, *, lr, steps, loss_scale, log_every=0, threads=None, log=None):
-    """Run GD in place on stacked (R, 2, 2) float64 arrays; returns the final losses.
+    """Run GD in place on stacked (R, 2, 2) float64 arrays. Returns the final losses and, per
+    network, the steps taken when its loss became NaN or infinite (-1 if never; it stopped there).
 
     Steps run in chunks of `log_every` so that long jobs print progress between chunks.
     """
@@ -78,10 +87,11 @@ def train(w, v, x, y, *, lr, steps, loss_scale, log_every=0, threads=None, log=N
     x, y = np.ascontiguousarray(x, dtype=float), np.ascontiguousarray(y, dtype=float)
     chunk = log_every or steps
     done = 0
+    diverged_step = np.full(w.shape[0], -1, dtype=np.int64)
     start = time.perf_counter()
-    while done < steps:
+    while done < steps and not (diverged_step >= 0).all():
         n = min(chunk, steps - done)
-        _gd_steps(w, v, x, y, lr, n, loss_scale)
+        _gd_steps(w, v, x, y, lr, n, loss_scale, done, diverged_step)
         done += n
         if log_every:
             cur = loss(w, v, x, y, loss_scale)
@@ -91,4 +101,7 @@ def train(w, v, x, y, *, lr, steps, loss_scale, log_every=0, threads=None, log=N
                 f"below 1e-4: {int((finite < 1e-4).sum())}/{len(cur)} "
                 f"non-finite {len(cur) - len(finite)} elapsed {time.perf_counter() - start:.1f}s"
             )
-    return loss(w, v, x, y, loss_scale)
+    final = loss(w, v, x, y, loss_scale)
+    # a loss that overflows only in the final evaluation counts as diverged at the end
+    diverged_step[(diverged_step < 0) & ~np.isfinite(final)] = done
+    return final, diverged_step

@@ -184,6 +184,7 @@ rule train_chen2024_gd:
         f"{CHEN_THEORY_LOG}/train_gd.log",
     threads: 2
     params:
+        resume=resume_dir,
         config=CHEN_THEORY,
         device=config["device"],
     resources:

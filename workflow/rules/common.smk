@@ -2,6 +2,7 @@
 # Parse time stays cheap: nothing here imports torch, numba or pandas.
 import re
 import shutil
+from pathlib import Path
 
 import yaml
 from snakemake.exceptions import WorkflowError
@@ -13,6 +14,7 @@ from l2relu.configcheck import (
     jacot2023_problem,
     mnist_problem,
     mnist_subsets,
+    unwritable,
 )
 
 # The project's one pinned environment, in which every job runs (README, set-up).
@@ -38,6 +40,8 @@ def _check_config():
         problem = chen2024_problem(config["chen2024"])
     if problem is None:
         problem = jacot2023_problem(config["jacot2023"])
+    if problem is None:
+        problem = unwritable(["results", "figures", "logs"])
     if problem is not None:
         raise WorkflowError(problem)
     validate(config, schema_path)
@@ -68,6 +72,13 @@ TRAINING_RESOURCES = {
     "mem_mb": config["resources"]["train_mem_mb"],
 }
 TORCH_TRAINING_RESOURCES = TRAINING_RESOURCES | {"gpu": config["resources"]["train_gpus"]}
+
+
+# Where a PyTorch training job keeps its periodic saves: beside its first output, so that a
+# killed job resumes on the next run; the job removes it once its outputs are written.
+def resume_dir(wildcards, output):
+    first = Path(output[0])
+    return str(first.with_name(f".{first.name}.resume"))
 
 
 # Every target: the figures it draws (none for ledger-only targets) and its ledger rows.

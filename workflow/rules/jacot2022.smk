@@ -54,6 +54,7 @@ rule train_jacot2022_plateau:
     log:
         f"logs/{PLATEAU_RUN}.log",
     params:
+        resume=resume_dir,
         config=lambda wc: {
             "setting": wc.setting,
             "n": int(wc.n),
@@ -154,6 +155,7 @@ rule train_jacot2022_fig1:
     log:
         f"logs/{FIG1_RUN}/train.log",
     params:
+        resume=resume_dir,
         config=FIG1_TRAINING,
         device=config["device"],
     threads: 2
@@ -299,6 +301,7 @@ rule train_jacot2022_fig2:
     log:
         f"logs/{FIG2_RUN}.log",
     params:
+        resume=resume_dir,
         config=lambda wc: {
             k: v
             for k, v in FIG2_PANELS[wc.dataset].items()
@@ -323,6 +326,7 @@ rule aggregate_jacot2022_fig2:
         code=src_modules("claims", "plateau", "jacot2022/fig2", "jacot2022/ledger"),
     output:
         curves="results/jacot2022/fig2/curves.csv",
+        diverged="results/jacot2022/fig2/diverged.csv",
         claims=claims_rows("jacot2022_fig2"),
     conda:
         ENV
@@ -340,6 +344,7 @@ rule execute_jacot2022_fig2_notebook:
     input:
         notebook="notebooks/jacot2022_fig2.ipynb",
         curves="results/jacot2022/fig2/curves.csv",
+        diverged="results/jacot2022/fig2/diverged.csv",
     output:
         notebook="results/notebooks/jacot2022_fig2.ipynb",
         pdf="figures/jacot2022_fig2.pdf",

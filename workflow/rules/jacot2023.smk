@@ -27,6 +27,7 @@ rule train_jacot2023_fig1:
     log:
         f"logs/{J23_FIG1_RUN}/train.log",
     params:
+        resume=resume_dir,
         task=TASK,
         fit=fit_params(J23_FIG1, J23_FIG1["depth"], J23_FIG1["n_train"], [J23_FIG1["seed"]]),
         device=config["device"],
@@ -115,6 +116,7 @@ rule train_jacot2023_depth:
     log:
         f"logs/{J23_DEPTH_RUN}/train.log",
     params:
+        resume=resume_dir,
         task=TASK,
         fit=lambda wc: fit_params(J23_DEPTH, int(wc.depth), int(wc.n_train), J23_DEPTH_SEEDS),
         device=config["device"],
@@ -174,6 +176,7 @@ rule train_jacot2023_fig2:
     log:
         f"logs/{J23_FIG2_RUN}.log",
     params:
+        resume=resume_dir,
         data=J23_FIG2_DATA,
         width=J23_FIG2["width"],
         lams=J23_FIG2["lams"],
@@ -233,6 +236,7 @@ rule train_jacot2023_fig3_curve:
     log:
         f"logs/{J23_CURVE_RUN}.log",
     params:
+        resume=resume_dir,
         data={k: J23_CURVE[k] for k in ("curve_width", "n_train", "n_random", "seed")},
         lam=J23_FIG3["lam"],
         phases=J23_CURVE["phases"],
@@ -258,6 +262,7 @@ rule train_jacot2023_fig3_mnist:
     log:
         f"logs/{J23_MNIST_RUN}.log",
     params:
+        resume=resume_dir,
         lam=J23_FIG3["lam"],
         phases=J23_MNIST["phases"],
         noise={k: J23_MNIST[k] for k in ("noise", "n_noisy", "seed")},

@@ -62,6 +62,7 @@ rule train_timor2022_deep:
     log:
         f"logs/{DEEP_RUN}.log",
     params:
+        resume=resume_dir,
         teacher=lambda wc: TIMOR["theory"]["teacher"] | {"theorem": int(wc.theorem)},
         deep=lambda wc: {
             k: v for k, v in DEEP.items() if k not in ("depths", "lam_theorem4", "lam_theorem5")

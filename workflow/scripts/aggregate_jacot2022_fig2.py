@@ -13,4 +13,5 @@ runs = pd.concat([pd.read_csv(f) for f in snakemake.input.runs], ignore_index=Tr
 chosen = fig2.curves(runs)
 rows = ledger.fig2_claims(runs, chosen, **snakemake.params)
 write_table(chosen, snakemake.output.curves)
+write_table(fig2.diverged_runs(runs), snakemake.output.diverged)
 write_table(rows, snakemake.output.claims)

@@ -25,6 +25,7 @@ print(tables["layers"].to_string(), file=sys.stderr)
 rows = ledger.fig1_claims(
     tables["layers"],
     checkpoint["config"]["diverged"],
+    checkpoint["config"]["diverged_step"],
     ray_angle_deg=snakemake.params.forces["ray_angle_deg"],
     **snakemake.params.thresholds,
 )

@@ -7,20 +7,22 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import torch  # noqa: E402
 
-from l2relu.engine import phases_from_config  # noqa: E402
+from l2relu.engine import checkpointing, phases_from_config  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2023.classes import ClassesConfig, train_panels  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
-params = snakemake.params
-regions, summary = train_panels(
-    ClassesConfig(**params.data),
-    int(snakemake.wildcards.depth),
-    params.width,
-    params.lams,
-    phases_from_config(params.phases),
-    params.device,
-)
-print(summary.to_string(), file=sys.stderr)
-write_table(regions, snakemake.output.regions)
-write_table(summary, snakemake.output.summary)
+# a killed job resumes from its last save on the next run
+with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s"]):
+    params = snakemake.params
+    regions, summary = train_panels(
+        ClassesConfig(**params.data),
+        int(snakemake.wildcards.depth),
+        params.width,
+        params.lams,
+        phases_from_config(params.phases),
+        params.device,
+    )
+    print(summary.to_string(), file=sys.stderr)
+    write_table(regions, snakemake.output.regions)
+    write_table(summary, snakemake.output.summary)

@@ -9,22 +9,24 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import torch  # noqa: E402
 
-from l2relu.engine import phases_from_config  # noqa: E402
+from l2relu.engine import checkpointing, phases_from_config  # noqa: E402
 from l2relu.io import atomic_path, write_table  # noqa: E402
 from l2relu.jacot2023.autoencoders import Architecture, NoiseConfig, mnist_experiment  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
-wc, params = snakemake.wildcards, snakemake.params
-images, summary = mnist_experiment(
-    dict(np.load(snakemake.input.data)),
-    Architecture(depth=int(wc.depth), width=int(wc.width)),
-    params.lam,
-    phases_from_config(params.phases),
-    NoiseConfig(**params.noise),
-    device=params.device,
-)
-print(summary, file=sys.stderr)
-with atomic_path(snakemake.output.images) as tmp:
-    with open(tmp, "wb") as f:
-        np.savez_compressed(f, **images)
-write_table(pd.DataFrame([summary]), snakemake.output.summary)
+# a killed job resumes from its last save on the next run
+with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s"]):
+    wc, params = snakemake.wildcards, snakemake.params
+    images, summary = mnist_experiment(
+        dict(np.load(snakemake.input.data)),
+        Architecture(depth=int(wc.depth), width=int(wc.width)),
+        params.lam,
+        phases_from_config(params.phases),
+        NoiseConfig(**params.noise),
+        device=params.device,
+    )
+    print(summary, file=sys.stderr)
+    with atomic_path(snakemake.output.images) as tmp:
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, **images)
+    write_table(pd.DataFrame([summary]), snakemake.output.summary)

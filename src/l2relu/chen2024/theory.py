@@ -102,7 +102,9 @@ def gradient_descent(cfg: TheoryConfig, device="auto", log=None) -> pd.DataFrame
             engine.TrainConfig("mse_half_sum", phases, log_every=0),
             **({"log": log} if log else {}),
         )
-        for restart, (loss, diverged) in enumerate(zip(result.loss, result.diverged, strict=True)):
+        for restart, (loss, diverged, step) in enumerate(
+            zip(result.loss, result.diverged, result.diverged_step, strict=True)
+        ):
             rows.append(
                 {
                     "M": m,
@@ -111,6 +113,7 @@ def gradient_descent(cfg: TheoryConfig, device="auto", log=None) -> pd.DataFrame
                     "restart": restart,
                     "cost": float(loss),
                     "diverged": bool(diverged),
+                    "diverged_step": int(step),
                     "zero_cost": bool(loss < cfg.zero_cost) and not diverged,
                 }
             )

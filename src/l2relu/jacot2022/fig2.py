@@ -98,8 +98,16 @@ def run(cfg: Fig2Config, data: dict, device="auto", log=None) -> pd.DataFrame:
             "train_loss": result.loss,
             "test_loss": test,
             "diverged": result.diverged,
+            "diverged_step": result.diverged_step,
         }
     )
+
+
+def diverged_runs(runs: pd.DataFrame) -> pd.DataFrame:
+    """The runs whose loss became NaN or infinite, with the step where training stopped them;
+    the figure marks them, since they are left out of every curve."""
+    bad = runs[runs.diverged.astype(bool)]
+    return bad[["dataset", "lam", "width", "trial", "diverged_step"]].reset_index(drop=True)
 
 
 def curves(runs: pd.DataFrame) -> pd.DataFrame:

@@ -144,19 +144,16 @@ def fig2_claims(runs, chosen, onset_drop_fraction, onset_factor, rise_drop_fract
             )
         )
     rows.append(
-        claims.at_most(
-            target,
-            "networks that diverged (NaN/inf loss)",
-            "none",
-            int(runs.diverged.astype(bool).sum()),
-            0,
-            fmt="{:d}",
+        claims.no_divergence(
+            target, "networks that diverged (NaN/inf loss)", runs.diverged, runs.diverged_step
         )
     )
     return claims.table(rows)
 
 
-def fig1_claims(layers, diverged, silhouette_min, ray_mass_min, balance_max, ray_angle_deg):
+def fig1_claims(
+    layers, diverged, diverged_step, silhouette_min, ray_mass_min, balance_max, ray_angle_deg
+):
     """Fig. 1's observations, per hidden layer: the data cluster by digit, the neurons lie on
     rays, and attraction and repulsion cancel at the end of training."""
     target = "jacot2022_fig1"
@@ -195,6 +192,8 @@ def fig1_claims(layers, diverged, silhouette_min, ray_mass_min, balance_max, ray
             )
         )
     rows.append(
-        claims.at_most(target, "the network diverged (NaN/inf loss)", "no", int(diverged), 0)
+        claims.no_divergence(
+            target, "the network diverged (NaN/inf loss)", [diverged], [diverged_step]
+        )
     )
     return claims.table(rows)

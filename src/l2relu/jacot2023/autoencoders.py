@@ -46,6 +46,7 @@ def train(
         "loss": float(result.loss[0]),
         "objective": float(result.objective[0]),
         "diverged": bool(result.diverged[0]),
+        "diverged_step": int(result.diverged_step[0]),
         "device": str(dev),
     }
     return model, summary

@@ -69,6 +69,7 @@ def train_panels(cfg: ClassesConfig, depth: int, width: int, lams, phases, devic
             "objective": result.objective,
             "train_accuracy": accuracy,
             "diverged": result.diverged,
+            "diverged_step": result.diverged_step,
             "tripoints": [
                 count_tripoints(predicted[i].reshape(cfg.grid, cfg.grid)) for i in range(len(lams))
             ],

@@ -63,7 +63,7 @@ def run(cfg: Fig1Config, *, threads=None, log_every=0, log=None):
     x, y = data(cfg.x1, cfg.x2)
     w0, v0 = initial_weights(cfg)
     w, v = w0.copy(), v0.copy()
-    loss = twolayer.train(
+    loss, diverged_step = twolayer.train(
         w,
         v,
         x,
@@ -75,10 +75,10 @@ def run(cfg: Fig1Config, *, threads=None, log_every=0, log=None):
         threads=threads,
         log=log,
     )
-    return runs_table(cfg, w0, v0, w, v, loss), {"w0": w0, "v0": v0, "w": w, "v": v}
+    return runs_table(cfg, w0, v0, w, v, loss, diverged_step), {"w0": w0, "v0": v0, "w": w, "v": v}
 
 
-def runs_table(cfg: Fig1Config, w0, v0, w, v, loss) -> pd.DataFrame:
+def runs_table(cfg: Fig1Config, w0, v0, w, v, loss, diverged_step) -> pd.DataFrame:
     diverged = ~np.isfinite(loss) | ~np.isfinite(w).all(axis=(1, 2)) | ~np.isfinite(v).all((1, 2))
     # diverged runs are measured on a stand-in and reported as NaN, never as a result
     safe_w = np.where(diverged[:, None, None], np.eye(2), w)
@@ -88,6 +88,7 @@ def runs_table(cfg: Fig1Config, w0, v0, w, v, loss) -> pd.DataFrame:
         "seed": cfg.first_seed + np.arange(cfg.n_runs),
         "loss": loss,
         "diverged": diverged,
+        "diverged_step": diverged_step,
         "converged": ~diverged & (loss < cfg.converged_loss),
         "stable_rank_w1": np.where(diverged, np.nan, measures.stable_rank(safe_w)),
         "stable_rank_w2": np.where(diverged, np.nan, measures.stable_rank(safe_v)),

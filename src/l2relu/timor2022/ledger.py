@@ -32,7 +32,16 @@ def _weights(runs: pd.DataFrame, layer: str) -> np.ndarray:
 def fig1(runs: pd.DataFrame, stable_rank_floor: float):
     target = "timor2022_fig1"
     table = runs[
-        ["variant", "seed", "loss", "diverged", "converged", "stable_rank_w1", "stable_rank_w2"]
+        [
+            "variant",
+            "seed",
+            "loss",
+            "diverged",
+            "diverged_step",
+            "converged",
+            "stable_rank_w1",
+            "stable_rank_w2",
+        ]
     ]
     rows = []
     paper_share = PAPER_CONVERGED / PAPER_RUNS
@@ -51,13 +60,11 @@ def fig1(runs: pd.DataFrame, stable_rank_floor: float):
             )
         )
         rows.append(
-            claims.at_most(
+            claims.no_divergence(
                 target,
                 f"runs that diverged (NaN/inf loss) ({variant})",
-                "none",
-                int(r.diverged.sum()),
-                0,
-                fmt="{:d}",
+                r.diverged,
+                r.diverged_step,
             )
         )
         conv = r[r.converged]
@@ -252,13 +259,11 @@ def theory_claims(theorem1: pd.DataFrame, deep: pd.DataFrame, fig1_runs: pd.Data
             )
         )
     rows.append(
-        claims.at_most(
+        claims.no_divergence(
             target,
             "deep networks that diverged (NaN/inf loss), Theorems 4-5",
-            "none",
-            int(deep.diverged.sum()),
-            0,
-            fmt="{:d}",
+            deep.diverged,
+            deep.diverged_step,
         )
     )
     for (thm, depth), r in deep.groupby(["theorem", "depth"], sort=True):
