@@ -1,6 +1,7 @@
 """The whole workflow at smoke scale, in temporary copies of the repository."""
 
 import filecmp
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -72,11 +73,13 @@ def test_training_logs_report_progress(built):
         assert "[gd step" in text and "elapsed" in text and "converged" in text
 
 
-def test_two_clean_builds_give_byte_identical_tables(built):
+def test_two_clean_builds_give_byte_identical_tables_ledger_and_figures(built):
     first, second = built
     tables = sorted(p.relative_to(first) for p in (first / "results").rglob("*.csv"))
-    assert len(tables) >= 10
-    for rel in tables:
+    assert len(tables) >= 10 and Path("results/claims.csv") in tables
+    figures = sorted(p.relative_to(first) for p in (first / "figures").iterdir())
+    assert len(figures) == 2 * len(TARGETS)
+    for rel in tables + figures:  # PDFs carry no creation date, PNGs no timestamp
         assert filecmp.cmp(first / rel, second / rel, shallow=False), rel
 
 

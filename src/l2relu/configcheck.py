@@ -1,5 +1,9 @@
 """One-line explanations of config errors (imported at workflow parse time: keep it light)."""
 
+import os
+import tempfile
+from pathlib import Path
+
 import jsonschema
 
 
@@ -102,4 +106,22 @@ def jacot2023_problem(jacot: dict) -> str | None:
                 f"config key jacot2023.fig3.{data}.deep.depth: must be larger than "
                 f"{data}.shallow.depth"
             )
+    return None
+
+
+def unwritable(folders) -> str | None:
+    """Whether each output folder can be written (the folder, or the nearest existing one above
+    it, takes a probe file that is removed at once); nothing is left behind either way."""
+    for folder in map(Path, folders):
+        if folder.exists() and not folder.is_dir():
+            return f"output folder {folder}/ cannot be made: a file of that name is in the way"
+        existing = folder
+        while not existing.exists():
+            existing = existing.parent
+        try:
+            fd, probe = tempfile.mkstemp(dir=existing, prefix=".write-probe.")
+        except OSError as error:
+            return f"output folder {folder}/ is not writable ({error.strerror} in {existing}/)"
+        os.close(fd)
+        os.remove(probe)
     return None
