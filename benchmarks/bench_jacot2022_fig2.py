@@ -2,7 +2,7 @@
 in one program, as the workflow does) against one run per process (one network per job, the
 layout a naive sweep would use), side by side in one run.
 
-    python benchmarks/bench_jacot2022_fig2.py [--widths 4 16 64] [--networks 8] [--steps 300]
+    python benchmarks/bench_jacot2022_fig2.py [--widths 4 16 64] [--networks 3] [--steps 300]
 
 Each process of the second layout pays the interpreter and PyTorch start-up, loads the data and
 trains one network; both layouts run the same number of steps per network.
@@ -27,7 +27,8 @@ fig2.run(cfg, data, device="cpu")
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--widths", type=int, nargs="+", default=[4, 16, 64])
-    parser.add_argument("--networks", type=int, default=8, help="lambdas x trials per width")
+    # the teacher panel's 3 trials of its one lambda: what one job of the workflow trains
+    parser.add_argument("--networks", type=int, default=3, help="lambdas x trials per width")
     parser.add_argument("--steps", type=int, default=300)
     args = parser.parse_args()
     import torch

@@ -5,6 +5,7 @@ import pytest
 import yaml
 from conftest import REPO
 
+from l2relu import configcheck
 from l2relu.configcheck import explain
 
 SCHEMA = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
@@ -14,18 +15,8 @@ def load(name):
     return yaml.safe_load((REPO / "config" / name).read_text())
 
 
-def merged(overlay):
-    config = load("config.yaml")
-
-    def update(base, new):
-        for key, value in new.items():
-            if isinstance(value, dict) and isinstance(base.get(key), dict):
-                update(base[key], value)
-            else:
-                base[key] = value
-
-    update(config, overlay)
-    return config
+def merged(changes):
+    return configcheck.overlay(load("config.yaml"), changes)
 
 
 @pytest.mark.parametrize("overlay", [{}, load("smoke.yaml"), load("paper.yaml")])

@@ -7,6 +7,17 @@ from pathlib import Path
 import jsonschema
 
 
+def overlay(base: dict, new: dict) -> dict:
+    """`base` updated in place by `new` as Snakemake applies a --configfile overlay: nested
+    mappings merge key by key, anything else is replaced."""
+    for key, value in new.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            overlay(base[key], value)
+        else:
+            base[key] = value
+    return base
+
+
 def explain(config: dict, schema: dict) -> str | None:
     """'<dotted key>: <problem>' for the most relevant schema violation, or None if valid."""
     validator = jsonschema.Draft202012Validator(schema)

@@ -74,6 +74,8 @@ class TrainResult:
     # (B,) steps taken when a network's loss was first seen NaN or infinite; -1 if never
     diverged_step: np.ndarray
     steps: int  # steps taken in all; fewer than planned when every network diverged
+    device: str  # where it trained ("cpu", "cuda:0"), for the run's record
+    dtype: str  # the parameters' float type ("float64", "float32")
 
 
 class Checkpointing:
@@ -379,4 +381,6 @@ def train(
         diverged=diverged.cpu().numpy(),
         diverged_step=diverged_step.cpu().numpy(),
         steps=done,
+        device=str(params[0].device),
+        dtype=str(params[0].dtype).removeprefix("torch."),
     )

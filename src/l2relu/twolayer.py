@@ -69,8 +69,9 @@ def _gd_steps(w, v, x, y, lr, steps, loss_scale, done, diverged_step):  # pragma
 
 def loss(w, v, x, y, loss_scale: float) -> np.ndarray:
     """(R,) loss_scale * ||V relu(W X) - Y||_F^2."""
-    out = v @ np.maximum(w @ x, 0.0)
-    return loss_scale * ((out - y) ** 2).sum(axis=(-2, -1))
+    with np.errstate(over="ignore", invalid="ignore"):  # a diverged network's loss is inf/NaN
+        out = v @ np.maximum(w @ x, 0.0)
+        return loss_scale * ((out - y) ** 2).sum(axis=(-2, -1))
 
 
 def train(w, v, x, y, *, lr, steps, loss_scale, log_every=0, threads=None, log=None):
@@ -97,7 +98,8 @@ def train(w, v, x, y, *, lr, steps, loss_scale, log_every=0, threads=None, log=N
             cur = loss(w, v, x, y, loss_scale)
             finite = cur[np.isfinite(cur)]
             log(
-                f"[gd step {done}/{steps}] loss median {np.median(finite):.3e} "
+                f"[gd step {done}/{steps}] loss median "
+                f"{np.median(finite) if len(finite) else np.nan:.3e} "
                 f"below 1e-4: {int((finite < 1e-4).sum())}/{len(cur)} "
                 f"non-finite {len(cur) - len(finite)} elapsed {time.perf_counter() - start:.1f}s"
             )

@@ -114,6 +114,8 @@ def gradient_descent(cfg: TheoryConfig, device="auto", log=None) -> pd.DataFrame
                     "cost": float(loss),
                     "diverged": bool(diverged),
                     "diverged_step": int(step),
+                    "device": result.device,
+                    "dtype": result.dtype,
                     "zero_cost": bool(loss < cfg.zero_cost) and not diverged,
                 }
             )

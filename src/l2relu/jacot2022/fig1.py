@@ -53,6 +53,8 @@ def train(cfg: Fig1Config, data: dict, device="auto", log=None):
         "loss": float(result.loss[0]),
         "diverged": bool(result.diverged[0]),
         "diverged_step": int(result.diverged_step[0]),
+        "device": result.device,
+        "dtype": result.dtype,
     }
     return seed, arrays, summary
 

@@ -99,6 +99,8 @@ def run(cfg: Fig2Config, data: dict, device="auto", log=None) -> pd.DataFrame:
             "test_loss": test,
             "diverged": result.diverged,
             "diverged_step": result.diverged_step,
+            "device": result.device,
+            "dtype": result.dtype,
         }
     )
 

@@ -223,6 +223,8 @@ def plateau_losses(cfg: PlateauConfig, log=None) -> pd.DataFrame:
                 "width": width,
                 "objective": float(result.objective[ok].min()) if ok.any() else np.nan,
                 "diverged": int((~ok).sum()),
+                "device": result.device,
+                "dtype": result.dtype,
             }
         )
         if log:

@@ -47,7 +47,8 @@ def train(
         "objective": float(result.objective[0]),
         "diverged": bool(result.diverged[0]),
         "diverged_step": int(result.diverged_step[0]),
-        "device": str(dev),
+        "device": result.device,
+        "dtype": result.dtype,
     }
     return model, summary
 

@@ -70,6 +70,8 @@ def train_panels(cfg: ClassesConfig, depth: int, width: int, lams, phases, devic
             "train_accuracy": accuracy,
             "diverged": result.diverged,
             "diverged_step": result.diverged_step,
+            "device": result.device,
+            "dtype": result.dtype,
             "tripoints": [
                 count_tripoints(predicted[i].reshape(cfg.grid, cfg.grid)) for i in range(len(lams))
             ],

@@ -121,6 +121,8 @@ def run(teacher_cfg: TeacherConfig, cfg: DeepConfig, device="auto", log=None):
             "objective": result.objective,
             "diverged": result.diverged,
             "diverged_step": result.diverged_step,
+            "device": result.device,
+            "dtype": result.dtype,
             # Theorem 4: largest |N(x_i) - y_i|; Theorem 5: smallest normalized margin
             "fit": fit,
             "mean_ratio": ratios.mean(axis=1),
