@@ -149,7 +149,15 @@ def _fig1_layers(ranks, impacts):
 
 
 def test_fig1_ledger_judges_rank_impact_and_norm():
-    runs = pd.DataFrame({"loss": [0.05], "output_variance": [50.0], "norm_per_layer": [7.0]})
+    runs = pd.DataFrame(
+        {
+            "loss": [0.05],
+            "output_variance": [50.0],
+            "norm_per_layer": [7.0],
+            "diverged": [False],
+            "diverged_step": [-1],
+        }
+    )
     args = dict(norm_paper=6.0, norm_factor=2.0, rank_tolerance=1, impact_max=0.1, fit_max=0.01)
     good = ledger.fig1_claims(
         _fig1_layers([9, 7, 5, 5, 4, 5, 8, 9, 9], [0.5] * 3 + [0.02] * 3 + [0.5] * 3),
@@ -164,12 +172,19 @@ def test_fig1_ledger_judges_rank_impact_and_norm():
         4,
         **args,
     )
-    assert bad.status.tolist() == ["pass", "pass", "fail", "fail"]
+    assert bad.status.tolist() == ["pass", "pass", "fail", "fail", "pass"]
 
 
 def test_fig2_ledger_wants_tripoints_shallow_and_none_deep():
     summary = pd.DataFrame(
-        {"depth": [2, 2, 9, 9], "lam": [0, 1e-3, 0, 1e-3], "tripoints": [3, 0, 0, 1]}
+        {
+            "depth": [2, 2, 9, 9],
+            "lam": [0, 1e-3, 0, 1e-3],
+            "tripoints": [3, 0, 0, 1],
+            "diverged": [False, False, False, True],
+            "diverged_step": [-1, -1, -1, 40],
+        }
     )
     rows = ledger.fig2_claims(summary, shallow=2, deep=9)
-    assert rows.status.tolist() == ["pass", "fail", "pass", "fail"]
+    assert rows.status.tolist() == ["pass", "fail", "pass", "fail", "fail"]
+    assert rows.reproduced_value.iloc[-1] == "1 (at step 40)"

@@ -64,6 +64,9 @@ def fig1_claims(
             impact_max,
             fmt="{:.3f}",
         ),
+        claims.no_divergence(
+            target, "the network diverged (NaN/inf loss)", runs.diverged, runs.diverged_step
+        ),
     ]
     return claims.table(rows)
 
@@ -163,6 +166,11 @@ def depth_claims(sweep: pd.DataFrame, true_rank: int, rank_tolerance: int) -> pd
             fmt="{:d}",
         )
     )
+    rows.append(
+        claims.no_divergence(
+            target, "networks that diverged (NaN/inf loss)", sweep.diverged, sweep.diverged_step
+        )
+    )
     return claims.table(rows)
 
 
@@ -185,6 +193,11 @@ def fig2_claims(summary: pd.DataFrame, shallow: int, deep: int) -> pd.DataFrame:
                     target, f"{panel}: tripoints", "absent", run.tripoints, 0, fmt="{:d}"
                 )
             )
+    rows.append(
+        claims.no_divergence(
+            target, "networks that diverged (NaN/inf loss)", summary.diverged, summary.diverged_step
+        )
+    )
     return claims.table(rows)
 
 
@@ -218,4 +231,12 @@ def fig3_claims(summary: pd.DataFrame, ratio_max: float) -> pd.DataFrame:
                 fmt="{:.3f}",
             )
         )
+    rows.append(
+        claims.no_divergence(
+            target,
+            "autoencoders that diverged (NaN/inf loss)",
+            summary.diverged,
+            summary.diverged_step,
+        )
+    )
     return claims.table(rows)
