@@ -77,6 +77,19 @@ class TrainResult:
     device: str  # where it trained ("cpu", "cuda:0"), for the run's record
     dtype: str  # the parameters' float type ("float64", "float32")
 
+    def record(self, index: int | None = None) -> dict:
+        """The columns every run table carries: divergence (flag and step) and where and in what
+        float type it trained; of network `index`, or of every network (arrays) when None."""
+        diverged, step = self.diverged, self.diverged_step
+        if index is not None:
+            diverged, step = bool(diverged[index]), int(step[index])
+        return {
+            "diverged": diverged,
+            "diverged_step": step,
+            "device": self.device,
+            "dtype": self.dtype,
+        }
+
 
 class Checkpointing:
     """Periodic saves of the engine.train calls made inside `checkpointing(...)`, so that a job
@@ -239,6 +252,12 @@ def _halving_gd_step(params, grads, objective, last, step_size):
     return (torch.where(accept, objective, last[0]), base, used), step_size
 
 
+def _flag_diverged(objective, diverged, diverged_step, done):
+    """Flag the networks whose objective is NaN or infinite for the first time, at step `done`."""
+    newly = ~torch.isfinite(objective) & ~diverged
+    return diverged | newly, torch.where(newly, done, diverged_step)
+
+
 def _log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
@@ -304,7 +323,8 @@ def train(
         loss = network_losses(model.forward(x), target, config.loss)
         return loss, loss + lam * model.squared_norm()
 
-    stopped = state is not None and state["finished"]
+    resumed_finished = state is not None and state["finished"]
+    stopped = resumed_finished
     for phase_index, phase in enumerate(config.phases):
         if stopped:
             break
@@ -324,9 +344,7 @@ def train(
         for phase_step in range(first_step, phase.steps):
             loss, objective = evaluate()
             if not backtrack:
-                newly = ~torch.isfinite(objective) & ~diverged
-                diverged_step = torch.where(newly, done, diverged_step)
-                diverged |= newly
+                diverged, diverged_step = _flag_diverged(objective, diverged, diverged_step, done)
                 if diverged.all():
                     log(f"[{phase.optimizer} step {done}/{total_steps}] every network diverged")
                     stopped = True
@@ -368,13 +386,11 @@ def train(
                 rose = ~(evaluate()[1] <= last[0])
                 for p, p0 in zip(params, last[1], strict=True):
                     p.copy_(torch.where(_per_network(rose, p), p0, p))
-    if saver:
+    if saver and not resumed_finished:
         save(len(config.phases), 0, finished=True)
     with torch.no_grad():
         loss, objective = evaluate()
-    newly = ~torch.isfinite(objective) & ~diverged
-    diverged_step = torch.where(newly, done, diverged_step)
-    diverged |= newly
+    diverged, diverged_step = _flag_diverged(objective, diverged, diverged_step, done)
     return TrainResult(
         loss=loss.cpu().numpy(),
         objective=objective.cpu().numpy(),

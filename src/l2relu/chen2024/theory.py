@@ -102,9 +102,8 @@ def gradient_descent(cfg: TheoryConfig, device="auto", log=None) -> pd.DataFrame
             engine.TrainConfig("mse_half_sum", phases, log_every=0),
             **({"log": log} if log else {}),
         )
-        for restart, (loss, diverged, step) in enumerate(
-            zip(result.loss, result.diverged, result.diverged_step, strict=True)
-        ):
+        for restart, loss in enumerate(result.loss):
+            record = result.record(restart)
             rows.append(
                 {
                     "M": m,
@@ -112,11 +111,8 @@ def gradient_descent(cfg: TheoryConfig, device="auto", log=None) -> pd.DataFrame
                     "N": len(labels),
                     "restart": restart,
                     "cost": float(loss),
-                    "diverged": bool(diverged),
-                    "diverged_step": int(step),
-                    "device": result.device,
-                    "dtype": result.dtype,
-                    "zero_cost": bool(loss < cfg.zero_cost) and not diverged,
+                    **record,
+                    "zero_cost": bool(loss < cfg.zero_cost) and not record["diverged"],
                 }
             )
     return pd.DataFrame(rows)

@@ -51,10 +51,7 @@ def train(cfg: Fig1Config, data: dict, device="auto", log=None):
     summary = {
         "objective": float(result.objective[0]),
         "loss": float(result.loss[0]),
-        "diverged": bool(result.diverged[0]),
-        "diverged_step": int(result.diverged_step[0]),
-        "device": result.device,
-        "dtype": result.dtype,
+        **result.record(0),
     }
     return seed, arrays, summary
 

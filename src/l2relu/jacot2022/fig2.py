@@ -97,10 +97,7 @@ def run(cfg: Fig2Config, data: dict, device="auto", log=None) -> pd.DataFrame:
             "objective": result.objective,
             "train_loss": result.loss,
             "test_loss": test,
-            "diverged": result.diverged,
-            "diverged_step": result.diverged_step,
-            "device": result.device,
-            "dtype": result.dtype,
+            **result.record(),
         }
     )
 

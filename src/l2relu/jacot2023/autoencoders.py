@@ -45,10 +45,7 @@ def train(
         "width": arch.width,
         "loss": float(result.loss[0]),
         "objective": float(result.objective[0]),
-        "diverged": bool(result.diverged[0]),
-        "diverged_step": int(result.diverged_step[0]),
-        "device": result.device,
-        "dtype": result.dtype,
+        **result.record(0),
     }
     return model, summary
 

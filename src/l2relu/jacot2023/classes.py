@@ -68,10 +68,7 @@ def train_panels(cfg: ClassesConfig, depth: int, width: int, lams, phases, devic
             "loss": result.loss,
             "objective": result.objective,
             "train_accuracy": accuracy,
-            "diverged": result.diverged,
-            "diverged_step": result.diverged_step,
-            "device": result.device,
-            "dtype": result.dtype,
+            **result.record(),
             "tripoints": [
                 count_tripoints(predicted[i].reshape(cfg.grid, cfg.grid)) for i in range(len(lams))
             ],

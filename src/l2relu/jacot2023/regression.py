@@ -60,10 +60,7 @@ def fit(task: LatentTask, cfg: FitConfig, device="auto", log=None):
             "norm_per_layer": norms / cfg.depth,
             # the loss of the best constant: what the MSE is judged against
             "output_variance": float(((y - y.mean(1, keepdim=True)) ** 2).sum(0).mean()),
-            "diverged": result.diverged,
-            "diverged_step": result.diverged_step,
-            "device": str(dev),
-            "dtype": cfg.dtype,
+            **result.record(),
         }
     )
     return arrays, summary

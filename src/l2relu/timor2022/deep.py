@@ -119,10 +119,7 @@ def run(teacher_cfg: TeacherConfig, cfg: DeepConfig, device="auto", log=None):
             "seed": np.arange(cfg.first_seed, cfg.first_seed + cfg.n_seeds),
             "loss": result.loss,
             "objective": result.objective,
-            "diverged": result.diverged,
-            "diverged_step": result.diverged_step,
-            "device": result.device,
-            "dtype": result.dtype,
+            **result.record(),
             # Theorem 4: largest |N(x_i) - y_i|; Theorem 5: smallest normalized margin
             "fit": fit,
             "mean_ratio": ratios.mean(axis=1),
