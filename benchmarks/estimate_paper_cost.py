@@ -26,6 +26,7 @@ import yaml
 
 from l2relu import engine
 from l2relu.configcheck import overlay
+from l2relu.jacot2022.sweeps import plateau_widths
 
 REPO = Path(__file__).resolve().parents[1]
 # Assumed sustained rates of one data-centre GPU (H100-class) on these small matrix products,
@@ -65,11 +66,6 @@ def merged_config() -> dict:
 
 def steps(phases) -> int:
     return sum(p["steps"] for p in phases)
-
-
-def plateau_widths(setting, n, classes):  # as the workflow's common.smk
-    top = {"bipartite": n**2 // 2 + 2, "onehot": 2 * classes + 2, "oned": 4 * n + 2}[setting]
-    return range(1, top + 1)
 
 
 def training_jobs(c: dict) -> list[Job]:

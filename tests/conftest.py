@@ -21,14 +21,18 @@ def copy_workflow(dest: Path) -> Path:
     return dest
 
 
+def activated_environment() -> dict:
+    """os.environ with this interpreter's environment's tools (papermill) first on PATH, as an
+    activated environment has them."""
+    return os.environ | {"PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
+
+
 def snakemake(cwd: Path, *args, check=True, timeout=1200) -> subprocess.CompletedProcess:
-    """Run the Snakemake CLI of this interpreter's environment in `cwd`, with that environment's
-    tools (papermill) first on PATH, as an activated environment has them."""
-    env = os.environ | {"PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
+    """Run the Snakemake CLI of this interpreter's environment in `cwd`."""
     proc = subprocess.run(
         [sys.executable, "-m", "snakemake", *args],
         cwd=cwd,
-        env=env,
+        env=activated_environment(),
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import copy_workflow, snakemake
+from conftest import activated_environment, copy_workflow, snakemake
 
 pytestmark = pytest.mark.e2e
 
@@ -44,12 +44,16 @@ def training_processes(checkout: Path) -> list[int]:
     return pids
 
 
+def _read(path: Path) -> str:
+    return path.read_text() if path.exists() else ""
+
+
 def start(checkout: Path, *args) -> subprocess.Popen:
-    env = os.environ | {"PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
+    """Snakemake in the background, as `conftest.snakemake` runs it."""
     return subprocess.Popen(
         [sys.executable, "-m", "snakemake", *args],
         cwd=checkout,
-        env=env,
+        env=activated_environment(),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -87,10 +91,6 @@ def test_a_killed_training_job_resumes_to_the_uninterrupted_result(tmp_path):
     assert filecmp.cmp(checkout / RUNS, reference / RUNS, shallow=False)
     assert not [p for p in (checkout / "results").rglob("*") if ".resume" in p.name]
     assert not list(checkout.rglob("*.tmp"))
-
-
-def _read(path: Path) -> str:
-    return path.read_text() if path.exists() else ""
 
 
 def test_a_diverging_sweep_stops_early_and_is_shown_as_failed(workflow_copy, tmp_path):

@@ -16,6 +16,7 @@ from l2relu.configcheck import (
     mnist_subsets,
     unwritable,
 )
+from l2relu.jacot2022.sweeps import plateau_widths
 
 # The project's one pinned environment, in which every job runs (README, set-up).
 ENV = "../../environment.yml"
@@ -108,13 +109,6 @@ def src_modules(*modules):
 def fmt_lam(lam):
     """lambda as it appears in paths: 0.001, 1e-05, 0."""
     return f"{lam:g}"
-
-
-def plateau_widths(setting, n, classes):
-    """Hidden widths of jacot2022's plateau runs: 1 up to a little past twice the predicted
-    onset (N^2/4, the number of classes, or 4N for 1-D data)."""
-    top = {"bipartite": n**2 // 2 + 2, "onehot": 2 * classes + 2, "oned": 4 * n + 2}[setting]
-    return list(range(1, top + 1))
 
 
 def seed_range(first, n):
