@@ -135,8 +135,9 @@ def test_training_stops_once_every_network_diverged_and_records_the_step():
     lines = []
     res = engine.train(model, x, y, 1e-3, cfg, log=lines.append)
     assert res.diverged.all()
-    assert 0 < res.steps < 100 and res.steps == res.diverged_step.max()
-    assert (res.diverged_step > 0).all()
+    # the steps are recorded where each network diverged; training stops at the next check
+    assert (res.diverged_step > 0).all() and res.diverged_step.max() < engine.CHECK_EVERY
+    assert res.steps == engine.CHECK_EVERY
     assert "every network diverged" in lines[-1]
 
 

@@ -13,6 +13,8 @@ import pandas as pd
 import pytest
 from conftest import activated_environment, copy_workflow, snakemake
 
+from l2relu import engine
+
 pytestmark = pytest.mark.e2e
 
 RUN = "jacot2022/fig2/teacher/w16_d3_lam1e-06_s0-1"
@@ -109,7 +111,8 @@ def test_a_diverging_sweep_stops_early_and_is_shown_as_failed(workflow_copy, tmp
     assert set(runs.dataset) == {"teacher"} and len(runs) == 6  # 3 widths x 2 trials
     assert (runs.diverged_step == 1).all()  # the first Adam step overflows
     log = _read(workflow_copy / "logs/jacot2022/fig2/teacher/w16_d3_lam1e-06_s0-1.log")
-    assert "[adam step 1/250] every network diverged" in log  # stopped, not 249 more steps
+    # stopped at the first check of the flags, not after 249 more steps
+    assert f"[adam step {engine.CHECK_EVERY}/250] every network diverged" in log
     ledger = pd.read_csv(workflow_copy / "results/jacot2022/claims/jacot2022_fig2.csv")
     row = ledger[ledger.claim == "networks that diverged (NaN/inf loss)"].iloc[0]
     assert row.status == "fail" and row.reproduced_value == "6 (at step 1)"

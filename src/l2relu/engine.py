@@ -24,6 +24,9 @@ from l2relu.io import atomic_path, code_version
 
 LOSSES = ("mse_half_sum", "mse", "mse_mean", "cross_entropy", "logistic")
 OPTIMIZERS = ("gd", "adam")
+# Steps between two reads of the divergence flags on the host (also read at every progress line
+# and at the start of a phase): a job whose networks all diverged stops at the next read.
+CHECK_EVERY = 100
 
 
 @dataclass(frozen=True)
@@ -192,21 +195,37 @@ class BatchedMLP:
     def parameters(self) -> list[torch.Tensor]:
         return self.weights + self.biases
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """x: (d_0, N) shared by all networks, or (B, d_0, N). Returns (B, d_k, N)."""
-        h = x
-        last = len(self.weights) - 1
-        for layer, w in enumerate(self.weights):
+    def layers(self) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
+        """The weights and biases as the products use them: for one network, 2-D views (plain
+        matrix products are faster than a batch of one); else the stacked tensors, biases
+        (B, d, 1). Views, not w[0], whose backward fills a zero tensor of w's shape."""
+        if self.batch == 1:
+            return (
+                [w.view(w.shape[1:]) for w in self.weights],
+                [b.view(-1, 1) for b in self.biases],
+            )
+        return self.weights, [b.unsqueeze(2) for b in self.biases]
+
+    def forward(self, x: torch.Tensor, layers=None) -> torch.Tensor:
+        """x: (d_0, N) shared by all networks, or (B, d_0, N). Returns (B, d_k, N).
+        `layers`: this step's self.layers(), when the caller has them already."""
+        weights, biases = layers or self.layers()
+        h = x.view(x.shape[1:]) if self.batch == 1 and x.dim() == 3 else x
+        last = len(weights) - 1
+        for layer, w in enumerate(weights):
             h = torch.matmul(w, h)
-            if self.biases:
-                h = h + self.biases[layer][:, :, None]
+            if biases:
+                h = h + biases[layer]
             if layer < last:
                 h = torch.relu(h)
-        return h
+        return h.unsqueeze(0) if self.batch == 1 else h
 
-    def squared_norm(self) -> torch.Tensor:
+    def squared_norm(self, layers=None) -> torch.Tensor:
         """(B,) ||theta||^2 over every weight and bias."""
-        return sum((p**2).flatten(1).sum(1) for p in self.parameters())
+        if self.batch == 1:
+            weights, biases = layers or self.layers()
+            return sum((t**2).sum() for t in weights + biases).view(1)
+        return sum((p**2).sum(dim=tuple(range(1, p.dim()))) for p in self.parameters())
 
 
 def network_losses(out: torch.Tensor, target: torch.Tensor, kind: str) -> torch.Tensor:
@@ -252,10 +271,15 @@ def _halving_gd_step(params, grads, objective, last, step_size):
     return (torch.where(accept, objective, last[0]), base, used), step_size
 
 
-def _flag_diverged(objective, diverged, diverged_step, done):
-    """Flag the networks whose objective is NaN or infinite for the first time, at step `done`."""
-    newly = ~torch.isfinite(objective) & ~diverged
-    return diverged | newly, torch.where(newly, done, diverged_step)
+def _flag_diverged(objective, diverged_step, done):
+    """Record step `done` for the networks whose objective is NaN or infinite for the first
+    time (diverged_step is -1 until then); in place, without reading anything on the host."""
+    newly = torch.isfinite(objective).logical_not_().logical_and_(diverged_step < 0)
+    diverged_step.masked_fill_(newly, done)
+
+
+def _adam(params, lr: float) -> torch.optim.Adam:
+    return torch.optim.Adam(params, lr=lr)
 
 
 def _log(msg: str) -> None:
@@ -272,8 +296,9 @@ def train(
 ) -> TrainResult:
     """Minimize loss_b + lam_b * ||theta_b||^2 for every network b, phase after phase.
 
-    A network whose loss becomes NaN or infinite is frozen and flagged as diverged, with the
-    step; the others carry on untouched, and training stops as soon as every network diverged.
+    A network whose loss becomes NaN or infinite is flagged as diverged, with the step, and
+    frozen from the next check of the flags on (at most CHECK_EVERY steps later); the others
+    carry on untouched, and training stops at the first check that finds every network diverged.
     Inside `checkpointing(...)` the state is saved every few seconds and a saved state of the
     same computation is resumed.
     """
@@ -283,7 +308,6 @@ def train(
     params = model.parameters()
     lam = torch.as_tensor(lam, dtype=params[0].dtype, device=params[0].device)
     lam = lam.expand(model.batch)
-    diverged = torch.zeros(model.batch, dtype=torch.bool, device=lam.device)
     diverged_step = torch.full((model.batch,), -1, dtype=torch.long, device=lam.device)
     total_steps = sum(p.steps for p in config.phases)
     done = 0
@@ -297,7 +321,7 @@ def train(
         with torch.no_grad():
             for p, saved in zip(params, state["params"], strict=True):
                 p.copy_(saved)
-        diverged, diverged_step, done = state["diverged"], state["diverged_step"], state["done"]
+        diverged_step, done = state["diverged_step"], state["done"]
         log(f"[resumed at step {done}/{total_steps} from {state_file}]")
     last_save = time.perf_counter()
 
@@ -313,15 +337,22 @@ def train(
                 "opt": opt.state_dict() if opt is not None else None,
                 "last": last,
                 "step_size": step_size,
-                "diverged": diverged.clone(),
                 "diverged_step": diverged_step.clone(),
                 "finished": finished,
             },
         )
 
+    # d(lam ||theta||^2)/d theta = 2 lam theta is added by hand after the backward pass of the
+    # data loss: the same numbers autograd gives (lam (2 theta), rounded once), without carrying
+    # the norm through the graph
+    decay = [_per_network(2 * lam, p) for p in params]
+
     def evaluate():
-        loss = network_losses(model.forward(x), target, config.loss)
-        return loss, loss + lam * model.squared_norm()
+        """(data loss, which carries the graph; objective, which does not)."""
+        layers = model.layers()
+        loss = network_losses(model.forward(x, layers), target, config.loss)
+        with torch.no_grad():
+            return loss, loss + lam * model.squared_norm(layers)
 
     resumed_finished = state is not None and state["finished"]
     stopped = resumed_finished
@@ -330,7 +361,11 @@ def train(
             break
         if state is not None and phase_index < state["phase"]:
             continue
-        opt = torch.optim.Adam(params, lr=phase.lr) if phase.optimizer == "adam" else None
+        # The host's view of the divergence flags, read only at checks: between two checks the
+        # flags stay on the device, so a step costs no host-device synchronization.
+        diverged = diverged_step >= 0
+        any_diverged = bool(diverged.any())
+        opt = _adam(params, phase.lr) if phase.optimizer == "adam" else None
         backtrack = phase.optimizer == "gd" and phase.halve_on_rise
         step_size = torch.full_like(lam, phase.lr)
         last = None  # halving GD: (objective, params, grads) at each network's last accepted point
@@ -342,23 +377,22 @@ def train(
             if state["last"] is not None:
                 last, step_size = state["last"], state["step_size"]
         for phase_step in range(first_step, phase.steps):
+            for p in params:
+                p.grad = None
             loss, objective = evaluate()
-            if not backtrack:
-                diverged, diverged_step = _flag_diverged(objective, diverged, diverged_step, done)
-                if diverged.all():
-                    log(f"[{phase.optimizer} step {done}/{total_steps}] every network diverged")
-                    stopped = True
-                    break
-            live = torch.where(diverged, torch.zeros_like(objective), objective)
-            if backtrack:  # a rise to NaN is undone, not flagged: keep it out of the sum
-                live = torch.nan_to_num(live, nan=0.0, posinf=0.0, neginf=0.0)
-            grads = torch.autograd.grad(live.sum(), params)
+            if not backtrack:  # halving GD undoes a rise to NaN instead of flagging it
+                _flag_diverged(objective, diverged_step, done)
+            # Every network's loss depends on its own slice only, so the sum's gradient is each
+            # network's own gradient (NaN only in a network that is already NaN).
+            loss.sum().backward()
             with torch.no_grad():
-                keep = (~diverged).to(params[0].dtype)
-                grads = [g * _per_network(keep, g) for g in grads]
+                grads = [p.grad for p in params]
+                for p, g, d in zip(params, grads, decay, strict=True):
+                    g += p * d
+                if any_diverged:  # freeze the networks known to have diverged
+                    for g in grads:
+                        g.masked_fill_(_per_network(diverged, g), 0.0)
                 if opt is not None:
-                    for p, g in zip(params, grads, strict=True):
-                        p.grad = g
                     opt.step()
                 elif not backtrack:
                     for p, g in zip(params, grads, strict=True):
@@ -366,10 +400,18 @@ def train(
                 else:
                     last, step_size = _halving_gd_step(params, grads, objective, last, step_size)
             done += 1
+            logging = config.log_every and done % config.log_every == 0
+            if logging or done % CHECK_EVERY == 0:
+                diverged = diverged_step >= 0
+                any_diverged = bool(diverged.any())
+                if any_diverged and bool(diverged.all()):
+                    log(f"[{phase.optimizer} step {done}/{total_steps}] every network diverged")
+                    stopped = True
+                    break
             if saver and time.perf_counter() - last_save >= saver.every_s:
                 save(phase_index, phase_step + 1, opt, last, step_size)
                 last_save = time.perf_counter()
-            if config.log_every and done % config.log_every == 0:
+            if logging:
                 finite = loss.detach()[~diverged]
                 summary = (
                     f"min {finite.min().item():.3e} median {finite.median().item():.3e} "
@@ -381,6 +423,8 @@ def train(
                     f"[{phase.optimizer} step {done}/{total_steps}] loss {summary} "
                     f"diverged {int(diverged.sum())} elapsed {time.perf_counter() - start:.1f}s"
                 )
+        for p in params:
+            p.grad = None
         if last is not None:  # the phase's last step has not been checked yet
             with torch.no_grad():
                 rose = ~(evaluate()[1] <= last[0])
@@ -390,7 +434,8 @@ def train(
         save(len(config.phases), 0, finished=True)
     with torch.no_grad():
         loss, objective = evaluate()
-    diverged, diverged_step = _flag_diverged(objective, diverged, diverged_step, done)
+    _flag_diverged(objective, diverged_step, done)
+    diverged = diverged_step >= 0
     return TrainResult(
         loss=loss.cpu().numpy(),
         objective=objective.cpu().numpy(),
