@@ -5,18 +5,25 @@ printed against its goal:
     python benchmarks/bench_workflow.py p3               # timor2022_fig1 at paper scale, 2 cores
     python benchmarks/bench_workflow.py p5 [--tree DIR]  # no-op dry run; one figure re-rendered
 
+p1 also times a yardstick of the machine's speed that day, before and after the build: the bare
+PyTorch loop of `bench_engine.py` on jacot2023 Fig. 1's network (2 threads), and prints the
+build time in units of that loop's time for the Fig. 1 job's steps, so that a slow day shows as
+such; and the job time of every rule, summed over its jobs, from Snakemake's records.
+
 p5 times a tree that is already built: DIR (e.g. the one `p1 --keep DIR` leaves), or else a
 fresh clone built at smoke scale first (not timed). Run from the repository root, in the
 environment the README sets up, on an otherwise idle machine.
 """
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -53,10 +60,62 @@ def report(name: str, seconds: float, goal: float, unit: str = "s") -> None:
     )
 
 
+def yardstick() -> tuple[float, int]:
+    """Steps/s of the bare loop on jacot2023 Fig. 1's network (median of 5 timings of about
+    2 s), and that job's steps at default scale."""
+    import torch
+    from bench_engine import bare_run, heaviest_jobs
+
+    torch.set_num_threads(2)
+    torch.set_flush_denormal(True)
+    job = heaviest_jobs("default")["train_jacot2023_fig1"]
+    run = bare_run(job, "adam", samples_major=False)
+    run(3)
+    rates = []
+    for _ in range(5):
+        start = time.perf_counter()
+        run(100)
+        rates.append(100 / (time.perf_counter() - start))
+    return statistics.median(rates), job.steps
+
+
+def job_times(tree: Path) -> dict[str, tuple[int, float]]:
+    """Per rule: (jobs, seconds summed over its jobs), from Snakemake's per-output records."""
+    jobs = {}
+    for record in (tree / ".snakemake/metadata").iterdir():
+        meta = json.loads(record.read_text())
+        if meta.get("starttime") and meta.get("endtime"):
+            jobs[meta["job_hash"]] = (meta["rule"], meta["endtime"] - meta["starttime"])
+    per_rule = defaultdict(lambda: [0, 0.0])
+    for rule, seconds in jobs.values():
+        per_rule[rule][0] += 1
+        per_rule[rule][1] += seconds
+    return {rule: tuple(v) for rule, v in per_rule.items()}
+
+
 def p1(keep: str | None) -> None:
+    before, fig1_steps = yardstick()
     with tempfile.TemporaryDirectory() as tmp:
         tree = fresh_clone(Path(keep) if keep else Path(tmp) / "clone")
-        report("P1 whole default build", timed_snakemake(tree, "--cores", "all"), 30, "min")
+        seconds = timed_snakemake(tree, "--cores", "all")
+        times = job_times(tree)
+    after, _ = yardstick()
+    rate = (before + after) / 2
+    print(f"{'rule':40} {'jobs':>5} {'job time s':>10}")
+    for rule, (n, t) in sorted(times.items(), key=lambda kv: -kv[1][1]):
+        print(f"{rule:40} {n:>5} {t:>10.1f}")
+    light = [v for r, v in times.items() if not r.startswith(("train_", "compute_", "construct_"))]
+    print(
+        f"all jobs {sum(t for _, t in times.values()):.0f} s; notebooks, aggregation and "
+        f"ledger jobs {sum(t for _, t in light):.0f} s in {sum(n for n, _ in light)} jobs"
+    )
+    print(
+        f"yardstick: bare loop on jacot2023 Fig. 1's network {before:.1f} steps/s before the "
+        f"build, {after:.1f} after; its {fig1_steps} steps take {fig1_steps / rate:.0f} s"
+    )
+    report("P1 whole default build", seconds, 20, "min")
+    units = seconds / (fig1_steps / rate)
+    print(f"P1 in yardstick units: {units:.2f} x the Fig. 1 job's bare loop")
 
 
 def p3() -> None:

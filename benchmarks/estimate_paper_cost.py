@@ -18,17 +18,12 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
-from dataclasses import dataclass
-from pathlib import Path
 
 import torch
-import yaml
+from training_shapes import REPO, Job, scale_config, training_jobs
 
 from l2relu import engine
-from l2relu.configcheck import overlay
-from l2relu.jacot2022.sweeps import plateau_widths
 
-REPO = Path(__file__).resolve().parents[1]
 # Assumed sustained rates of one data-centre GPU (H100-class) on these small matrix products,
 # well under the datasheet peaks (67 TFLOP/s in float64 and float32 without TF32).
 GPU_FLOPS = {"float64": 20e12, "float32": 30e12}
@@ -36,194 +31,12 @@ GPU_FLOPS = {"float64": 20e12, "float32": 30e12}
 GPU_STEP_FLOOR_S = 60e-6
 
 
-@dataclass(frozen=True)
-class Job:
-    target: str
-    name: str
-    batch: int  # networks trained together
-    widths: tuple[int, ...]  # layer widths, input to output
-    n_points: int
-    steps: int
-    dtype: str = "float64"
-
-    def flops_per_step(self) -> float:
-        """Forward (2), backward (4) multiply-adds of every layer's product, every network."""
-        weights = sum(a * b for a, b in zip(self.widths[:-1], self.widths[1:], strict=True))
-        return 6.0 * self.batch * self.n_points * weights
-
-    def gpu_seconds(self) -> float:
-        per_step = max(
-            self.flops_per_step() / GPU_FLOPS[self.dtype],
-            GPU_STEP_FLOOR_S * (len(self.widths) - 1),
-        )
-        return per_step * self.steps
-
-
-def merged_config() -> dict:
-    config = yaml.safe_load((REPO / "config/config.yaml").read_text())
-    return overlay(config, yaml.safe_load((REPO / "config/paper.yaml").read_text()))
-
-
-def steps(phases) -> int:
-    return sum(p["steps"] for p in phases)
-
-
-def training_jobs(c: dict) -> list[Job]:
-    jobs = []
-    t = c["timor2022"]["theory"]
-    deep, teacher = t["deep"], t["teacher"]
-    for thm in (4, 5):
-        for depth in deep["depths"]:
-            widths = (teacher["input_dim"], *[deep["width"]] * (depth - 1), 1)
-            n_steps = deep["adam_steps"] + deep["gd_steps"]
-            jobs.append(
-                Job(
-                    "timor2022_theory",
-                    f"thm{thm} L={depth}",
-                    deep["n_seeds"],
-                    widths,
-                    teacher["n_points"],
-                    n_steps,
-                )
-            )
-    j = c["jacot2022"]
-    f1 = j["fig1"]
-    jobs.append(
-        Job(
-            "jacot2022_fig1",
-            "GD",
-            1,
-            (784, f1["width"], f1["width"], len(f1["digits"])),
-            f1["n_train"],
-            f1["steps"],
-        )
+def gpu_seconds(job: Job) -> float:
+    per_step = max(
+        job.flops_per_step() / GPU_FLOPS[job.dtype],
+        GPU_STEP_FLOOR_S * (len(job.widths) - 1),
     )
-    f2 = j["fig2"]
-    for width in f2["widths"]:
-        m, tt = f2["mnist"], f2["teacher"]
-        jobs.append(
-            Job(
-                "jacot2022_fig2",
-                f"mnist w={width}",
-                len(m["lams"]) * m["trials"],
-                (784, width, width, 10),
-                m["n_train"],
-                m["adam_steps"] + m["gd_steps"],
-            )
-        )
-        jobs.append(
-            Job(
-                "jacot2022_fig2",
-                f"teacher w={width}",
-                len(tt["lams"]) * tt["trials"],
-                (tt["widths"][0], width, width, tt["widths"][-1]),
-                tt["n_train"],
-                tt["adam_steps"] + tt["gd_steps"],
-            )
-        )
-    th = j["theory"]
-    for setting, sizes in (
-        ("bipartite", th["bipartite_N"]),
-        ("onehot", th["onehot_N"]),
-        ("oned", th["oned_N"]),
-    ):
-        for n in sizes:
-            d_in, d_out = {
-                "bipartite": (n, n),
-                "onehot": (n, th["onehot_classes"]),
-                "oned": (1, 1),
-            }[setting]
-            for width in plateau_widths(setting, n, th["onehot_classes"]):
-                jobs.append(
-                    Job(
-                        "jacot2022_theory",
-                        f"{setting} N={n}",
-                        th["restarts"],
-                        (d_in, width, d_out),
-                        n,
-                        3 * th["steps"],
-                    )
-                )
-    ch = c["chen2024"]["theory"]
-    for m, q in ch["dims"]:
-        jobs.append(
-            Job(
-                "chen2024_theory",
-                f"M={m} Q={q}",
-                ch["gd_restarts"],
-                (m, *[m] * q, q),
-                q * min(ch["per_class"]),
-                ch["gd_adam_steps"] + ch["gd_steps"],
-            )
-        )
-    k = c["jacot2023"]
-    task = k["task"]
-
-    def deep_net(depth, width):
-        return (task["d_in"], *[width] * (depth - 1), task["d_out"])
-
-    f1 = k["fig1"]
-    jobs.append(
-        Job(
-            "jacot2023_fig1",
-            "L=13",
-            1,
-            deep_net(f1["depth"], f1["width"]),
-            f1["n_train"],
-            steps(f1["phases"]),
-        )
-    )
-    d = k["depth"]
-    for depth in d["depths"]:
-        for n in d["n_train"]:
-            jobs.append(
-                Job(
-                    "jacot2023_depth",
-                    f"L={depth} N={n}",
-                    d["seeds"],
-                    deep_net(depth, d["width"]),
-                    n,
-                    steps(d["phases"]),
-                )
-            )
-    f2 = k["fig2"]
-    for depth in (f2["shallow_depth"], f2["deep_depth"]):
-        jobs.append(
-            Job(
-                "jacot2023_fig2",
-                f"L={depth}",
-                len(f2["lams"]),
-                (2, *[f2["width"]] * (depth - 1), f2["classes"]),
-                f2["classes"] * f2["per_class"],
-                steps(f2["phases"]),
-            )
-        )
-    f3 = k["fig3"]
-    for kind in ("deep", "shallow"):
-        a = f3["curve"][kind]
-        jobs.append(
-            Job(
-                "jacot2023_fig3",
-                f"curve {kind}",
-                1,
-                (2, *[a["width"]] * (a["depth"] - 1), 2),
-                f3["curve"]["n_train"],
-                steps(f3["curve"]["phases"]),
-            )
-        )
-        a = f3["mnist"][kind]
-        jobs.append(
-            Job(
-                "jacot2023_fig3",
-                f"mnist {kind}",
-                1,
-                (784, *[a["width"]] * (a["depth"] - 1), 784),
-                f3["mnist"]["n_train"],
-                steps(f3["mnist"]["phases"]),
-                "float32",
-            )
-        )
-    return jobs
+    return per_step * job.steps
 
 
 _step_seconds: dict = {}
@@ -285,13 +98,13 @@ def main():
     parser.add_argument("--no-jobs", action="store_true", help="skip the dry runs")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
-    config = merged_config()
+    config = scale_config("paper")
     jobs = training_jobs(config)
     cpu, gpu, trainings = defaultdict(float), defaultdict(float), defaultdict(set)
     for job in jobs:
         seconds = cpu_seconds_per_step(job) * job.steps
         cpu[job.target] += seconds
-        gpu[job.target] += job.gpu_seconds()
+        gpu[job.target] += gpu_seconds(job)
         trainings[job.target].add(job.name)
         print(f"  {job.target:18} {job.name:18} {seconds / 3600:8.3f} CPU-h", file=sys.stderr)
     counts = {} if args.no_jobs else job_counts([*config["targets"], "all"])
