@@ -313,7 +313,9 @@ rule train_jacot2022_fig2:
             "log_every": JACOT_FIG2["log_every"],
         },
         device=config["device"],
-    threads: 2
+    # One thread: a sweep has many such jobs, and two of them side by side on two cores
+    # do more than one job on both (a second thread speeds one job up 1.05-1.8x).
+    threads: 1
     resources:
         **TORCH_TRAINING_RESOURCES,
     script:
