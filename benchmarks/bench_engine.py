@@ -157,14 +157,13 @@ def paired_rates(runners: dict, rounds: int) -> tuple[dict, float]:
 
 def heaviest_jobs(scale: str) -> dict[str, Job]:
     """Per rule, its job with the most arithmetic (steps x FLOPs per step)."""
-    jobs = {}
+    by_rule = {}
     for job in training_jobs(scale_config(scale)):
-        if job.rule not in jobs or (
-            job.steps * job.flops_per_step()
-            > jobs[job.rule].steps * jobs[job.rule].flops_per_step()
-        ):
-            jobs[job.rule] = job
-    return jobs
+        by_rule.setdefault(job.rule, []).append(job)
+    return {
+        rule: max(jobs, key=lambda job: job.steps * job.flops_per_step())
+        for rule, jobs in by_rule.items()
+    }
 
 
 def main():

@@ -278,10 +278,6 @@ def _flag_diverged(objective, diverged_step, done):
     diverged_step.masked_fill_(newly, done)
 
 
-def _adam(params, lr: float) -> torch.optim.Adam:
-    return torch.optim.Adam(params, lr=lr)
-
-
 def _log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
@@ -365,7 +361,7 @@ def train(
         # flags stay on the device, so a step costs no host-device synchronization.
         diverged = diverged_step >= 0
         any_diverged = bool(diverged.any())
-        opt = _adam(params, phase.lr) if phase.optimizer == "adam" else None
+        opt = torch.optim.Adam(params, lr=phase.lr) if phase.optimizer == "adam" else None
         backtrack = phase.optimizer == "gd" and phase.halve_on_rise
         step_size = torch.full_like(lam, phase.lr)
         last = None  # halving GD: (objective, params, grads) at each network's last accepted point
