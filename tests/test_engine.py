@@ -36,6 +36,35 @@ def test_batched_training_equals_training_alone(optimizer):
             torch.testing.assert_close(wt[b], w1[0], rtol=1e-6, atol=1e-9)
 
 
+@pytest.mark.parametrize("optimizer", ["gd", "adam"])
+def test_networks_padded_to_one_width_train_as_alone_and_the_padding_stays_zero(optimizer):
+    x = torch.randn(3, 10, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    y = torch.randn(2, 10, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    cfg = engine.TrainConfig("mse", (engine.Phase(optimizer, 1e-2, 200),), log_every=0)
+    widths = [(3, 2, 4, 2), (3, 5, 1, 2), (3, 6, 6, 2)]
+    alone = [make(w, seeds=[7 + i, 20 + i], bias=True) for i, w in enumerate(widths)]
+    padded = engine.BatchedMLP.padded(alone)
+    assert padded.config.widths == (3, 6, 6, 2) and padded.batch == 6
+    res = engine.train(padded, x, y, 1e-2, cfg, log=quiet)
+    for i, model in enumerate(alone):
+        res1 = engine.train(model, x, y, 1e-2, cfg, log=quiet)
+        np.testing.assert_allclose(res.objective[2 * i : 2 * i + 2], res1.objective, rtol=1e-10)
+        for layer, w in enumerate(padded.weights):
+            trained = w[2 * i : 2 * i + 2].detach()
+            cols, rows = model.config.widths[layer : layer + 2]
+            torch.testing.assert_close(trained[:, :rows, :cols], model.weights[layer].detach())
+            assert not trained[:, rows:, :].any() and not trained[:, :, cols:].any()
+        for layer, b in enumerate(padded.biases):
+            assert not b[2 * i : 2 * i + 2, model.config.widths[layer + 1] :].any()
+
+
+def test_padding_needs_one_depth_and_one_input_and_output_size():
+    with pytest.raises(ValueError, match="one depth"):
+        engine.BatchedMLP.padded([make((3, 4, 2), [0]), make((3, 4, 4, 2), [0])])
+    with pytest.raises(ValueError, match="one depth"):
+        engine.BatchedMLP.padded([make((3, 4, 2), [0]), make((3, 4, 1), [0])])
+
+
 def test_regularization_lowers_the_norm():
     x = torch.randn(2, 6, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
     y = torch.randn(1, 6, dtype=torch.float64, generator=torch.Generator().manual_seed(1))

@@ -188,6 +188,41 @@ class BatchedMLP:
         self.biases = [b.detach().clone().requires_grad_() for b in biases]
         return self
 
+    @classmethod
+    def padded(cls, models: Sequence["BatchedMLP"]):
+        """The networks of `models` (one depth, one input and output size, hidden widths that
+        may differ) stacked in one batch, every hidden layer filled up to the widest with zero
+        neurons. A zero neuron stays zero under training: its pre-activation is 0, where ReLU's
+        derivative is 0 (PyTorch's convention), so its weights get no gradient from the data,
+        the weight decay of 0 is 0, and GD and Adam both step by 0. Each network thus trains as
+        it would alone, up to the order in which products add their terms; one batch of many
+        networks costs far fewer steps than one batch per width."""
+        depth = {len(m.config.widths) for m in models}
+        ends = {(m.config.widths[0], m.config.widths[-1]) for m in models}
+        bias = {m.config.bias for m in models}
+        if len(depth) != 1 or len(ends) != 1 or len(bias) != 1:
+            raise ValueError("padded networks need one depth, input size, output size and bias")
+        widest = tuple(max(w) for w in zip(*(m.config.widths for m in models), strict=True))
+
+        def fill(tensors, shape):
+            out = tensors[0].new_zeros((sum(t.shape[0] for t in tensors), *shape))
+            start = 0
+            for t in tensors:
+                out[(slice(start, start + t.shape[0]), *map(slice, t.shape[1:]))] = t.detach()
+                start += t.shape[0]
+            return out
+
+        weights = [
+            fill([m.weights[i] for m in models], (d_out, d_in))
+            for i, (d_in, d_out) in enumerate(zip(widest[:-1], widest[1:], strict=True))
+        ]
+        with_bias = bias.pop()
+        biases = [
+            fill([m.biases[i] for m in models], (d,))
+            for i, d in enumerate(widest[1:] if with_bias else ())
+        ]
+        return cls.from_weights(weights, biases, bias=with_bias)
+
     @property
     def batch(self) -> int:
         return self.weights[0].shape[0]

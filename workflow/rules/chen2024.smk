@@ -182,7 +182,8 @@ rule train_chen2024_gd:
         ENV
     log:
         f"{CHEN_THEORY_LOG}/train_gd.log",
-    threads: 2
+    # one thread: runs beside the one-thread sweeps instead of waiting for two free cores
+    threads: 1
     params:
         resume=resume_dir,
         config=CHEN_THEORY,

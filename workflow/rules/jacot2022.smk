@@ -158,7 +158,8 @@ rule train_jacot2022_fig1:
         resume=resume_dir,
         config=FIG1_TRAINING,
         device=config["device"],
-    threads: 2
+    # one thread: runs beside the one-thread sweeps instead of waiting for two free cores
+    threads: 1
     resources:
         **TORCH_TRAINING_RESOURCES,
     script:
@@ -311,6 +312,7 @@ rule train_jacot2022_fig2:
             "dataset": wc.dataset,
             "width": int(wc.width),
             "log_every": JACOT_FIG2["log_every"],
+            "dtype": JACOT_FIG2["dtype"],
         },
         device=config["device"],
     # One thread: a sweep has many such jobs, and two of them side by side on two cores

@@ -31,7 +31,11 @@ rule train_jacot2023_fig1:
         task=TASK,
         fit=fit_params(J23_FIG1, J23_FIG1["depth"], J23_FIG1["n_train"], [J23_FIG1["seed"]]),
         device=config["device"],
-    threads: 2
+    # One thread, so that it runs beside the one-thread sweeps instead of waiting for both
+    # cores to be free (which on two cores left it running alone at the end of the build);
+    # first, being the build's longest job.
+    threads: 1
+    priority: 1
     resources:
         **TORCH_TRAINING_RESOURCES,
     script:

@@ -187,7 +187,8 @@ def expected_onset(setting: str, n: int, classes: int) -> int:
 
 
 def plateau_losses(cfg: PlateauConfig, log=None) -> pd.DataFrame:
-    """Lowest regularized loss found at every width, each width's restarts trained together."""
+    """Lowest regularized loss found at every width: every width's restarts trained together in
+    one batch, the narrower networks padded with zero neurons (see BatchedMLP.padded)."""
     x, y, bias = plateau_data(cfg)
     xt, yt = torch.tensor(x), torch.tensor(y)
     phases = (
@@ -195,7 +196,7 @@ def plateau_losses(cfg: PlateauConfig, log=None) -> pd.DataFrame:
         engine.Phase("adam", 1e-3, cfg.steps),
         engine.Phase("gd", 0.05, cfg.steps),
     )
-    rows = []
+    models = []
     for width in cfg.widths:
         seeds = [
             derive_seed("jacot2022", cfg.setting, cfg.n, width, cfg.seed, r)
@@ -212,16 +213,25 @@ def plateau_losses(cfg: PlateauConfig, log=None) -> pd.DataFrame:
             kinks = torch.tensor(rng.uniform(x.min(), x.max(), (cfg.restarts, width)))
             with torch.no_grad():
                 model.biases[0].copy_(-model.weights[0][:, :, 0] * kinks)
-        result = engine.train(
-            model, xt, yt, cfg.lam, engine.TrainConfig("mse", phases, log_every=0)
-        )
-        ok = ~result.diverged
+        models.append(model)
+    result = engine.train(
+        engine.BatchedMLP.padded(models),
+        xt,
+        yt,
+        cfg.lam,
+        engine.TrainConfig("mse", phases, log_every=1000),
+        **({"log": log} if log else {}),
+    )
+    rows = []
+    for i, width in enumerate(cfg.widths):
+        mine = slice(i * cfg.restarts, (i + 1) * cfg.restarts)
+        ok = ~result.diverged[mine]
         rows.append(
             {
                 "setting": cfg.setting,
                 "N": cfg.n,
                 "width": width,
-                "objective": float(result.objective[ok].min()) if ok.any() else np.nan,
+                "objective": float(result.objective[mine][ok].min()) if ok.any() else np.nan,
                 "diverged": int((~ok).sum()),
                 "device": result.device,
                 "dtype": result.dtype,
