@@ -7,7 +7,8 @@ from snakemake.utils import min_version
 min_version("9.0")
 
 
-configfile: "config/config.yaml"
+# the default scale, found from the workflow itself so that --directory may point anywhere
+configfile: f"{workflow.basedir}/config/config.yaml"
 
 
 include: "workflow/rules/common.smk"
@@ -19,6 +20,6 @@ include: "workflow/rules/claims.smk"
 
 
 rule all:
+    default_target: True
     input:
         all_outputs(),
-    default_target: True

@@ -101,6 +101,7 @@ def training_jobs(c: dict) -> list[Job]:
                     p["n_train"],
                     (("adam", p["adam_steps"], False), ("gd", p["gd_steps"], True)),
                     loss,
+                    dtype=f2["dtype"],
                 )
             )
     th = j["theory"]
@@ -115,18 +116,20 @@ def training_jobs(c: dict) -> list[Job]:
                 "onehot": (n, th["onehot_classes"]),
                 "oned": (1, 1),
             }[setting]
-            for width in plateau_widths(setting, n, th["onehot_classes"]):
-                jobs.append(
-                    Job(
-                        "train_jacot2022_plateau",
-                        "jacot2022_theory",
-                        f"{setting} N={n}",  # one job per data set: its widths
-                        th["restarts"],
-                        (d_in, width, d_out),
-                        n,
-                        (("adam", 2 * th["steps"], False), ("gd", th["steps"], False)),
-                    )
+            # one job per data set: all its widths in one batch, padded to the widest
+            widths = plateau_widths(setting, n, th["onehot_classes"])
+            jobs.append(
+                Job(
+                    "train_jacot2022_plateau",
+                    "jacot2022_theory",
+                    f"{setting} N={n}",
+                    th["restarts"] * len(widths),
+                    (d_in, max(widths), d_out),
+                    n,
+                    (("adam", 2 * th["steps"], False), ("gd", th["steps"], False)),
+                    bias=setting == "oned",
                 )
+            )
     ch = c["chen2024"]["theory"]
     for m, q in ch["dims"]:
         jobs.append(

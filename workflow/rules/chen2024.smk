@@ -20,18 +20,15 @@ CHEN_THEORY_LOG = CHEN_THEORY_RUN.replace("results/", "logs/", 1)
 
 rule construct_chen2024_fig1_layer:
     input:
-        code=src_modules(
-            "chen2024/truncation", "chen2024/construction", "chen2024/data", "chen2024/figures",
-            "chen2024/ledger", "claims",
-        ),
+        code=script_code("construct_chen2024_fig1_layer"),
     output:
         points=f"{CHEN_FIG1_RUN}/points.csv",
         geometry=f"{CHEN_FIG1_RUN}/geometry.csv",
         claims=claims_rows("chen2024_fig1"),
-    conda:
-        ENV
     log:
         "logs/chen2024/fig1/construct_layer.log",
+    conda:
+        ENV
     params:
         config=CHEN_FIG1,
     script:
@@ -40,7 +37,7 @@ rule construct_chen2024_fig1_layer:
 
 rule execute_chen2024_fig1_notebook:
     input:
-        notebook="notebooks/chen2024_fig1.ipynb",
+        **notebook_inputs("chen2024_fig1"),
         points=rules.construct_chen2024_fig1_layer.output.points,
         geometry=rules.construct_chen2024_fig1_layer.output.geometry,
     output:
@@ -51,10 +48,10 @@ rule execute_chen2024_fig1_notebook:
             caption="../report/chen2024_fig1.rst",
             category="chen2024",
         ),
-    conda:
-        ENV
     log:
         "logs/notebooks/chen2024_fig1.log",
+    conda:
+        ENV
     params:
         parameters=notebook_parameters(),
     shell:
@@ -63,7 +60,7 @@ rule execute_chen2024_fig1_notebook:
 
 rule compute_chen2024_fig2_map:
     input:
-        code=src_modules("chen2024/truncation", "chen2024/figures", "chen2024/ledger", "claims"),
+        code=script_code("compute_chen2024_fig2_map"),
     output:
         grid="results/chen2024/fig2/p{p}_h{h}_theta{theta}/grid.csv".format(
             p="_".join(f"{v:g}" for v in CHEN_FIG2["base_point"]),
@@ -71,10 +68,10 @@ rule compute_chen2024_fig2_map:
             theta=f"{CHEN_FIG2['aperture_deg']:g}",
         ),
         claims=claims_rows("chen2024_fig2"),
-    conda:
-        ENV
     log:
         "logs/chen2024/fig2/compute_map.log",
+    conda:
+        ENV
     params:
         config=CHEN_FIG2,
     script:
@@ -83,7 +80,7 @@ rule compute_chen2024_fig2_map:
 
 rule execute_chen2024_fig2_notebook:
     input:
-        notebook="notebooks/chen2024_fig2.ipynb",
+        **notebook_inputs("chen2024_fig2"),
         grid=rules.compute_chen2024_fig2_map.output.grid,
     output:
         notebook="results/notebooks/chen2024_fig2.ipynb",
@@ -93,10 +90,10 @@ rule execute_chen2024_fig2_notebook:
             caption="../report/chen2024_fig2.rst",
             category="chen2024",
         ),
-    conda:
-        ENV
     log:
         "logs/notebooks/chen2024_fig2.log",
+    conda:
+        ENV
     params:
         parameters=notebook_parameters(
             base_point=CHEN_FIG2["base_point"],
@@ -109,20 +106,17 @@ rule execute_chen2024_fig2_notebook:
 
 rule construct_chen2024_fig3_plan:
     input:
-        code=src_modules(
-            "chen2024/truncation", "chen2024/construction", "chen2024/data", "chen2024/figures",
-            "chen2024/theory", "chen2024/ledger", "claims",
-        ),
+        code=script_code("construct_chen2024_fig3_plan"),
     output:
         points=f"{CHEN_FIG3_RUN}/points.csv",
         steps=f"{CHEN_FIG3_RUN}/steps.csv",
         orderings=f"{CHEN_FIG3_RUN}/orderings.csv",
         centers=f"{CHEN_FIG3_RUN}/centers.csv",
         claims=claims_rows("chen2024_fig3"),
-    conda:
-        ENV
     log:
         "logs/chen2024/fig3/construct_plan.log",
+    conda:
+        ENV
     params:
         config=CHEN_FIG3,
     script:
@@ -131,7 +125,7 @@ rule construct_chen2024_fig3_plan:
 
 rule execute_chen2024_fig3_notebook:
     input:
-        notebook="notebooks/chen2024_fig3.ipynb",
+        **notebook_inputs("chen2024_fig3"),
         points=rules.construct_chen2024_fig3_plan.output.points,
         steps=rules.construct_chen2024_fig3_plan.output.steps,
         orderings=rules.construct_chen2024_fig3_plan.output.orderings,
@@ -144,10 +138,10 @@ rule execute_chen2024_fig3_notebook:
             caption="../report/chen2024_fig3.rst",
             category="chen2024",
         ),
-    conda:
-        ENV
     log:
         "logs/notebooks/chen2024_fig3.log",
+    conda:
+        ENV
     params:
         parameters=notebook_parameters(),
     shell:
@@ -156,17 +150,14 @@ rule execute_chen2024_fig3_notebook:
 
 rule construct_chen2024_networks:
     input:
-        code=src_modules(
-            "chen2024/truncation", "chen2024/construction", "chen2024/data", "chen2024/theory",
-            "chen2024/ledger", "claims",
-        ),
+        code=script_code("construct_chen2024_networks"),
     output:
         networks=f"{CHEN_THEORY_RUN}/networks.csv",
         claims=claims_rows("chen2024_theory"),
-    conda:
-        ENV
     log:
         f"{CHEN_THEORY_LOG}/construct_networks.log",
+    conda:
+        ENV
     params:
         config=CHEN_THEORY,
     script:
@@ -175,28 +166,28 @@ rule construct_chen2024_networks:
 
 rule train_chen2024_gd:
     input:
-        code=src_modules("chen2024/data", "chen2024/theory", "engine"),
+        code=script_code("train_chen2024_gd"),
     output:
         runs=f"{CHEN_THEORY_RUN}/gd.csv",
-    conda:
-        ENV
     log:
         f"{CHEN_THEORY_LOG}/train_gd.log",
+    conda:
+        ENV
     # one thread: runs beside the one-thread sweeps instead of waiting for two free cores
     threads: 1
+    resources:
+        **TORCH_TRAINING_RESOURCES,
     params:
         resume=resume_dir,
         config=CHEN_THEORY,
         device=config["device"],
-    resources:
-        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_chen2024_gd.py"
 
 
 rule execute_chen2024_theory_notebook:
     input:
-        notebook="notebooks/chen2024_theory.ipynb",
+        **notebook_inputs("chen2024_theory"),
         networks=f"{CHEN_THEORY_RUN}/networks.csv",
         gd=f"{CHEN_THEORY_RUN}/gd.csv",
     output:
@@ -207,10 +198,10 @@ rule execute_chen2024_theory_notebook:
             caption="../report/chen2024_theory.rst",
             category="chen2024",
         ),
-    conda:
-        ENV
     log:
         "logs/notebooks/chen2024_theory.log",
+    conda:
+        ENV
     params:
         parameters=notebook_parameters(
             zero_cost=CHEN_THEORY["zero_cost"], float_zero=CHEN_THEORY["float_zero"]
@@ -220,20 +211,24 @@ rule execute_chen2024_theory_notebook:
 
 
 rule chen2024_fig1:
+    """chen2024 Fig. 1: Prop. 4.1's first layer on three clusters: the cone and the truncation"""
     input:
         target_files("chen2024_fig1"),
 
 
 rule chen2024_fig2:
+    """chen2024 Fig. 2: the action of a truncation map tau_{W,b} in the plane (Lemma 3.4)"""
     input:
         target_files("chen2024_fig2"),
 
 
 rule chen2024_fig3:
+    """chen2024 Fig. 3: a sequentially linearly separable, unclustered data set and its ordering (Thm 5.2)"""
     input:
         target_files("chen2024_fig3"),
 
 
 rule chen2024_theory:
+    """chen2024 Prop. 4.1 and Thm 5.2 (no figure): explicit global minima and their parameter counts"""
     input:
         target_files("chen2024_theory"),

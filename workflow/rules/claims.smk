@@ -2,9 +2,10 @@
 
 
 rule claims:
+    """The replication ledger: results/claims.csv and .md, every configured target's rows."""
     input:
         rows=[claims_rows(t) for t in config["targets"]],
-        code=src_modules("claims"),
+        code=script_code("build_claims"),
     output:
         csv=report(
             "results/claims.csv",
@@ -12,10 +13,10 @@ rule claims:
             category="Claims ledger",
         ),
         md="results/claims.md",
-    conda:
-        ENV
     log:
         "logs/claims.log",
+    conda:
+        ENV
     params:
         fail_once_marker=config["fail_once_marker"],
     script:

@@ -1,13 +1,27 @@
 # Config validation, the target registry and the helpers every paper's rules share.
 # Parse time stays cheap: nothing here imports torch, numba or pandas.
+import os
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
+# The workflow's own directory: src/, notebooks/ and scripts are found from here, whatever the
+# working directory (`--directory runs/paper` keeps a scale's results apart). The package is
+# imported from its src/, here and in every job (scripts and notebook kernels inherit
+# PYTHONPATH), so it need not be installed where the jobs run.
+WORKFLOW_DIR = Path(workflow.basedir)
+SRC = WORKFLOW_DIR / "src"
+sys.path.insert(0, str(SRC))
+os.environ.update(
+    PYTHONPATH=os.pathsep.join([str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])
+)
+
+from l2relu.codedeps import imported_files
 from l2relu.configcheck import (
     chen2024_problem,
     explain,
@@ -18,8 +32,8 @@ from l2relu.configcheck import (
 )
 from l2relu.jacot2022.sweeps import plateau_widths
 
-# The project's one pinned environment, in which every job runs (README, set-up).
-ENV = "../../environment.yml"
+# The jobs' software environment for `--sdm conda`: the runtime pins of pyproject.toml only.
+ENV = "../envs/l2relu.yaml"
 
 
 def _check_config():
@@ -101,9 +115,21 @@ def all_outputs():
     return files + ["results/claims.csv", "results/claims.md"]
 
 
-def src_modules(*modules):
-    """The src/ modules a step runs, declared as its inputs so that editing one reruns it."""
-    return [f"src/l2relu/{m}.py" for m in modules]
+def _code_inputs(path):
+    """The src/ files that `path` imports, transitively, as paths from the working directory:
+    declared as inputs, so that editing any of them reruns the step."""
+    return [os.path.relpath(f) for f in imported_files(path)]
+
+
+def script_code(name):
+    """The src/ files run by workflow/scripts/`name`.py."""
+    return _code_inputs(WORKFLOW_DIR / "workflow" / "scripts" / f"{name}.py")
+
+
+def notebook_inputs(target):
+    """A target's notebook (notebooks/<target>.ipynb) and the src/ files it imports."""
+    notebook = WORKFLOW_DIR / "notebooks" / f"{target}.ipynb"
+    return {"notebook": os.path.relpath(notebook), "code": _code_inputs(notebook)}
 
 
 def fmt_lam(lam):
@@ -123,7 +149,7 @@ def notebook_parameters(**extra):
         def plain(path):  # Snakemake's path objects are str subclasses YAML will not write
             return str(path) if isinstance(path, str) else [str(p) for p in path]
 
-        values = {f"input_{k}": plain(v) for k, v in input.items() if k != "notebook"}
+        values = {f"input_{k}": plain(v) for k, v in input.items() if k not in ("notebook", "code")}
         values |= {f"output_{k}": plain(v) for k, v in output.items() if k != "notebook"}
         # YAML, not JSON: papermill reads YAML 1.1, in which JSON's 1e-16 is a string
         return yaml.safe_dump(values | extra, default_flow_style=True, width=10**9).strip()

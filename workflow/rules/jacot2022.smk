@@ -24,13 +24,13 @@ JACOT_PROPOSITIONS = {
 
 rule construct_jacot2022_propositions:
     input:
-        code=src_modules("jacot2022/theory", "jacot2022/forces"),
+        code=script_code("construct_jacot2022_propositions"),
     output:
         **JACOT_PROPOSITIONS,
-    conda:
-        ENV
     log:
         "logs/jacot2022/theory/construct_propositions.log",
+    conda:
+        ENV
     params:
         bipartite_n=JACOT_THEORY["bipartite_N"],
         prop1_trials=JACOT_THEORY["prop1_trials"],
@@ -40,19 +40,22 @@ rule construct_jacot2022_propositions:
 
 
 rule train_jacot2022_plateau:
+    input:
+        code=script_code("train_jacot2022_plateau"),
+    output:
+        losses=f"results/{PLATEAU_RUN}/losses.csv",
+    log:
+        f"logs/{PLATEAU_RUN}.log",
     wildcard_constraints:
         setting="|".join(PLATEAU_N),
         n="|".join(str(n) for ns in PLATEAU_N.values() for n in ns),
         lam=re.escape(fmt_lam(JACOT_THEORY["lam"])),
         seeds=PLATEAU_SEEDS,
-    input:
-        code=src_modules("engine", "plateau", "jacot2022/theory"),
-    output:
-        losses=f"results/{PLATEAU_RUN}/losses.csv",
     conda:
         ENV
-    log:
-        f"logs/{PLATEAU_RUN}.log",
+    threads: 1
+    resources:
+        **TORCH_TRAINING_RESOURCES,
     params:
         resume=resume_dir,
         config=lambda wc: {
@@ -65,9 +68,6 @@ rule train_jacot2022_plateau:
             "steps": JACOT_THEORY["steps"],
             "seed": JACOT_THEORY["seed"],
         },
-    threads: 1
-    resources:
-        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_jacot2022_plateau.py"
 
@@ -76,15 +76,15 @@ rule aggregate_jacot2022_theory:
     input:
         **JACOT_PROPOSITIONS,
         plateaus=PLATEAU_RUNS,
-        code=src_modules("claims", "plateau", "jacot2022/ledger", "jacot2022/theory"),
+        code=script_code("aggregate_jacot2022_theory"),
     output:
         plateau="results/jacot2022/theory/plateau.csv",
         onsets="results/jacot2022/theory/onsets.csv",
         claims=claims_rows("jacot2022_theory"),
-    conda:
-        ENV
     log:
         "logs/jacot2022/theory/aggregate.log",
+    conda:
+        ENV
     params:
         onset_rel_tol=JACOT_THEORY["onset_rel_tol"],
         onehot_classes=JACOT_THEORY["onehot_classes"],
@@ -95,7 +95,7 @@ rule aggregate_jacot2022_theory:
 
 rule execute_jacot2022_theory_notebook:
     input:
-        notebook="notebooks/jacot2022_theory.ipynb",
+        **notebook_inputs("jacot2022_theory"),
         plateau="results/jacot2022/theory/plateau.csv",
         onsets="results/jacot2022/theory/onsets.csv",
     output:
@@ -106,10 +106,10 @@ rule execute_jacot2022_theory_notebook:
             caption="../report/jacot2022_theory.rst",
             category="jacot2022",
         ),
-    conda:
-        ENV
     log:
         "logs/notebooks/jacot2022_theory.log",
+    conda:
+        ENV
     params:
         parameters=notebook_parameters(onehot_classes=JACOT_THEORY["onehot_classes"]),
     shell:
@@ -117,6 +117,7 @@ rule execute_jacot2022_theory_notebook:
 
 
 rule jacot2022_theory:
+    """jacot2022 Props. 1, 13, 14, 15, 19 and Remark 23 (no figure): plateau onsets and constructions"""
     input:
         target_files("jacot2022_theory"),
 
@@ -147,21 +148,21 @@ FIG1_TABLES = {k: f"results/{FIG1_RUN}/{k}.csv" for k in ("points", "neurons", "
 rule train_jacot2022_fig1:
     input:
         data=FIG1_DATA,
-        code=src_modules("engine", "jacot2022/fig1"),
+        code=script_code("train_jacot2022_fig1"),
     output:
         checkpoint=f"results/{FIG1_RUN}/model.pt",
-    conda:
-        ENV
     log:
         f"logs/{FIG1_RUN}/train.log",
-    params:
-        resume=resume_dir,
-        config=FIG1_TRAINING,
-        device=config["device"],
+    conda:
+        ENV
     # one thread: runs beside the one-thread sweeps instead of waiting for two free cores
     threads: 1
     resources:
         **TORCH_TRAINING_RESOURCES,
+    params:
+        resume=resume_dir,
+        config=FIG1_TRAINING,
+        device=config["device"],
     script:
         "../scripts/train_jacot2022_fig1.py"
 
@@ -170,14 +171,14 @@ rule compute_jacot2022_fig1_forces:
     input:
         data=FIG1_DATA,
         checkpoint=f"results/{FIG1_RUN}/model.pt",
-        code=src_modules("claims", "jacot2022/fig1", "jacot2022/forces", "jacot2022/ledger"),
+        code=script_code("compute_jacot2022_fig1_forces"),
     output:
         **FIG1_TABLES,
         claims=claims_rows("jacot2022_fig1"),
-    conda:
-        ENV
     log:
         f"logs/{FIG1_RUN}/forces.log",
+    conda:
+        ENV
     params:
         forces={k: JACOT_FIG1[k] for k in ("eps", "ray_angle_deg")},
         thresholds={k: JACOT_FIG1[k] for k in ("silhouette_min", "ray_mass_min", "balance_max")},
@@ -187,7 +188,7 @@ rule compute_jacot2022_fig1_forces:
 
 rule execute_jacot2022_fig1_notebook:
     input:
-        notebook="notebooks/jacot2022_fig1.ipynb",
+        **notebook_inputs("jacot2022_fig1"),
         **{k: v for k, v in FIG1_TABLES.items() if k != "layers"},
     output:
         notebook="results/notebooks/jacot2022_fig1.ipynb",
@@ -197,10 +198,10 @@ rule execute_jacot2022_fig1_notebook:
             caption="../report/jacot2022_fig1.rst",
             category="jacot2022",
         ),
-    conda:
-        ENV
     log:
         "logs/notebooks/jacot2022_fig1.log",
+    conda:
+        ENV
     params:
         parameters=notebook_parameters(),
     shell:
@@ -208,6 +209,7 @@ rule execute_jacot2022_fig1_notebook:
 
 
 rule jacot2022_fig1:
+    """jacot2022 Fig. 1: attraction and repulsion of the hidden representations, depth 3, MNIST 7-8-9"""
     input:
         target_files("jacot2022_fig1"),
 
@@ -244,19 +246,19 @@ FIG2_RUNS = [
 
 
 rule generate_jacot2022_mnist:
+    input:
+        code=script_code("generate_jacot2022_mnist"),
+    output:
+        data=MNIST_DATA,
+    log:
+        "logs/jacot2022/data/mnist_d{digits}_n{n_train}_t{n_test}_s{seed}.log",
     wildcard_constraints:
         **{
             wildcard: "|".join(str(s[wildcard]) for s in MNIST_SUBSETS.values())
             for wildcard in ("digits", "n_train", "n_test", "seed")
         },
-    input:
-        code=src_modules("data/mnist"),
-    output:
-        data=MNIST_DATA,
     conda:
         ENV
-    log:
-        "logs/jacot2022/data/mnist_d{digits}_n{n_train}_t{n_test}_s{seed}.log",
     params:
         source=JACOT_DATA["mnist_source"],
         idx_dir=JACOT_DATA["mnist_idx_dir"],
@@ -270,13 +272,13 @@ rule generate_jacot2022_mnist:
 
 rule generate_jacot2022_teacher:
     input:
-        code=src_modules("jacot2022/fig2"),
+        code=script_code("generate_jacot2022_teacher"),
     output:
         data=FIG2_DATA["teacher"],
-    conda:
-        ENV
     log:
         "logs/jacot2022/data/generate_teacher.log",
+    conda:
+        ENV
     params:
         n_train=FIG2_TEACHER["n_train"],
         n_test=FIG2_TEACHER["n_test"],
@@ -287,20 +289,25 @@ rule generate_jacot2022_teacher:
 
 
 rule train_jacot2022_fig2:
+    input:
+        data=lambda wc: FIG2_DATA[wc.dataset],
+        code=script_code("train_jacot2022_fig2"),
+    output:
+        runs=f"results/{FIG2_RUN}/runs.csv",
+    log:
+        f"logs/{FIG2_RUN}.log",
     wildcard_constraints:
         dataset="mnist|teacher",
         width="|".join(str(w) for w in JACOT_FIG2["widths"]),
         lams="|".join(re.escape(FIG2_POINT[d]["lams"]) for d in FIG2_PANELS),
         seeds="|".join(FIG2_POINT[d]["seeds"] for d in FIG2_PANELS),
-    input:
-        data=lambda wc: FIG2_DATA[wc.dataset],
-        code=src_modules("engine", "jacot2022/fig2"),
-    output:
-        runs=f"results/{FIG2_RUN}/runs.csv",
     conda:
         ENV
-    log:
-        f"logs/{FIG2_RUN}.log",
+    # One thread: a sweep has many such jobs, and two of them side by side on two cores
+    # do more than one job on both (a second thread speeds one job up 1.05-1.8x).
+    threads: 1
+    resources:
+        **TORCH_TRAINING_RESOURCES,
     params:
         resume=resume_dir,
         config=lambda wc: {
@@ -315,11 +322,6 @@ rule train_jacot2022_fig2:
             "dtype": JACOT_FIG2["dtype"],
         },
         device=config["device"],
-    # One thread: a sweep has many such jobs, and two of them side by side on two cores
-    # do more than one job on both (a second thread speeds one job up 1.05-1.8x).
-    threads: 1
-    resources:
-        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_jacot2022_fig2.py"
 
@@ -327,15 +329,15 @@ rule train_jacot2022_fig2:
 rule aggregate_jacot2022_fig2:
     input:
         runs=FIG2_RUNS,
-        code=src_modules("claims", "plateau", "jacot2022/fig2", "jacot2022/ledger"),
+        code=script_code("aggregate_jacot2022_fig2"),
     output:
         curves="results/jacot2022/fig2/curves.csv",
         diverged="results/jacot2022/fig2/diverged.csv",
         claims=claims_rows("jacot2022_fig2"),
-    conda:
-        ENV
     log:
         "logs/jacot2022/fig2/aggregate.log",
+    conda:
+        ENV
     params:
         onset_drop_fraction=JACOT_FIG2["onset_drop_fraction"],
         onset_factor=JACOT_FIG2["onset_factor"],
@@ -346,7 +348,7 @@ rule aggregate_jacot2022_fig2:
 
 rule execute_jacot2022_fig2_notebook:
     input:
-        notebook="notebooks/jacot2022_fig2.ipynb",
+        **notebook_inputs("jacot2022_fig2"),
         curves="results/jacot2022/fig2/curves.csv",
         diverged="results/jacot2022/fig2/diverged.csv",
     output:
@@ -357,10 +359,10 @@ rule execute_jacot2022_fig2_notebook:
             caption="../report/jacot2022_fig2.rst",
             category="jacot2022",
         ),
-    conda:
-        ENV
     log:
         "logs/notebooks/jacot2022_fig2.log",
+    conda:
+        ENV
     params:
         parameters=notebook_parameters(),
     shell:
@@ -368,5 +370,6 @@ rule execute_jacot2022_fig2_notebook:
 
 
 rule jacot2022_fig2:
+    """jacot2022 Fig. 2: minimal regularized loss against width (MNIST; teacher network)"""
     input:
         target_files("jacot2022_fig2"),

@@ -18,26 +18,26 @@ J23_FIG1_RUN = "jacot2023/fig1/{task}/w{width}_d{depth}_n{n_train}_lam{lam}_s{se
 
 rule train_jacot2023_fig1:
     input:
-        code=src_modules("engine", "jacot2023/data", "jacot2023/regression"),
+        code=script_code("train_jacot2023_regression"),
     output:
         checkpoint=f"results/{J23_FIG1_RUN}/model.pt",
         runs=f"results/{J23_FIG1_RUN}/runs.csv",
-    conda:
-        ENV
     log:
         f"logs/{J23_FIG1_RUN}/train.log",
+    priority: 1
+    conda:
+        ENV
+    # One thread, so that it runs beside the one-thread sweeps instead of waiting for both
+    # cores to be free (which on two cores left it running alone at the end of the build);
+    # first, being the build's longest job.
+    threads: 1
+    resources:
+        **TORCH_TRAINING_RESOURCES,
     params:
         resume=resume_dir,
         task=TASK,
         fit=fit_params(J23_FIG1, J23_FIG1["depth"], J23_FIG1["n_train"], [J23_FIG1["seed"]]),
         device=config["device"],
-    # One thread, so that it runs beside the one-thread sweeps instead of waiting for both
-    # cores to be free (which on two cores left it running alone at the end of the build);
-    # first, being the build's longest job.
-    threads: 1
-    priority: 1
-    resources:
-        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_jacot2023_regression.py"
 
@@ -46,15 +46,15 @@ rule analyze_jacot2023_fig1:
     input:
         checkpoint=f"results/{J23_FIG1_RUN}/model.pt",
         runs=f"results/{J23_FIG1_RUN}/runs.csv",
-        code=src_modules("claims", "jacot2023/rank", "jacot2023/regression", "jacot2023/ledger"),
+        code=script_code("analyze_jacot2023_fig1"),
     output:
         spectra=f"results/{J23_FIG1_RUN}/spectra.csv",
         layers=f"results/{J23_FIG1_RUN}/layers.csv",
         claims=claims_rows("jacot2023_fig1"),
-    conda:
-        ENV
     log:
         f"logs/{J23_FIG1_RUN}/analyze.log",
+    conda:
+        ENV
     params:
         analysis={k: J23_FIG1[k] for k in ("n_values", "rank_rel_tol")},
         thresholds={
@@ -74,15 +74,15 @@ J23_KRR_DIR = "results/{run}/krr_ridge{ridge}_t{n_test}".format(
 rule compute_jacot2023_krr:
     input:
         checkpoint=f"results/{J23_FIG1_RUN}/model.pt",
-        code=src_modules("claims", "jacot2023/krr", "jacot2023/regression", "jacot2023/ledger"),
+        code=script_code("compute_jacot2023_krr"),
     output:
         spectra=f"{J23_KRR_DIR}/jacobian_spectra.csv",
         fits=f"{J23_KRR_DIR}/fits.csv",
         claims=claims_rows("jacot2023_krr"),
-    conda:
-        ENV
     log:
         f"logs/{J23_FIG1_RUN}/krr.log",
+    conda:
+        ENV
     params:
         krr=J23_KRR,
         rank_tolerance=J23_FIG1["rank_tolerance"],
@@ -107,28 +107,28 @@ J23_DEPTH_RUNS = [
 
 
 rule train_jacot2023_depth:
-    wildcard_constraints:
-        depth="|".join(map(str, J23_DEPTH["depths"])),
-        n_train="|".join(map(str, J23_DEPTH["n_train"])),
     input:
-        code=src_modules("engine", "jacot2023/data", "jacot2023/regression"),
+        code=script_code("train_jacot2023_regression"),
     output:
         checkpoint=f"results/{J23_DEPTH_RUN}/model.pt",
         runs=f"results/{J23_DEPTH_RUN}/runs.csv",
-    conda:
-        ENV
     log:
         f"logs/{J23_DEPTH_RUN}/train.log",
-    params:
-        resume=resume_dir,
-        task=TASK,
-        fit=lambda wc: fit_params(J23_DEPTH, int(wc.depth), int(wc.n_train), J23_DEPTH_SEEDS),
-        device=config["device"],
+    wildcard_constraints:
+        depth="|".join(map(str, J23_DEPTH["depths"])),
+        n_train="|".join(map(str, J23_DEPTH["n_train"])),
+    conda:
+        ENV
     # One thread: a sweep has many such jobs, and two of them side by side on two cores
     # do more than one job on both (a second thread speeds one job up 1.05-1.8x).
     threads: 1
     resources:
         **TORCH_TRAINING_RESOURCES,
+    params:
+        resume=resume_dir,
+        task=TASK,
+        fit=lambda wc: fit_params(J23_DEPTH, int(wc.depth), int(wc.n_train), J23_DEPTH_SEEDS),
+        device=config["device"],
     script:
         "../scripts/train_jacot2023_regression.py"
 
@@ -137,14 +137,14 @@ rule aggregate_jacot2023_depth:
     input:
         checkpoints=[f"results/{run}/model.pt" for run in J23_DEPTH_RUNS],
         runs=[f"results/{run}/runs.csv" for run in J23_DEPTH_RUNS],
-        code=src_modules("claims", "jacot2023/regression", "jacot2023/ledger"),
+        code=script_code("aggregate_jacot2023_depth"),
     output:
         sweep=f"results/jacot2023/depth/{TASK_ID}/sweep.csv",
         claims=claims_rows("jacot2023_depth"),
-    conda:
-        ENV
     log:
         f"logs/jacot2023/depth/{TASK_ID}/aggregate.log",
+    conda:
+        ENV
     params:
         rank_rel_tol=J23_DEPTH["rank_rel_tol"],
         rank_tolerance=J23_FIG1["rank_tolerance"],
@@ -170,17 +170,20 @@ J23_FIG2_DEPTHS = (J23_FIG2["shallow_depth"], J23_FIG2["deep_depth"])
 
 
 rule train_jacot2023_fig2:
-    wildcard_constraints:
-        depth="|".join(map(str, J23_FIG2_DEPTHS)),
     input:
-        code=src_modules("engine", "jacot2023/data", "jacot2023/classes"),
+        code=script_code("train_jacot2023_fig2"),
     output:
         regions=f"results/{J23_FIG2_RUN}/regions.csv",
         summary=f"results/{J23_FIG2_RUN}/summary.csv",
-    conda:
-        ENV
     log:
         f"logs/{J23_FIG2_RUN}.log",
+    wildcard_constraints:
+        depth="|".join(map(str, J23_FIG2_DEPTHS)),
+    conda:
+        ENV
+    threads: 1
+    resources:
+        **TORCH_TRAINING_RESOURCES,
     params:
         resume=resume_dir,
         data=J23_FIG2_DATA,
@@ -188,27 +191,22 @@ rule train_jacot2023_fig2:
         lams=J23_FIG2["lams"],
         phases=J23_FIG2["phases"],
         device=config["device"],
-    threads: 1
-    resources:
-        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_jacot2023_fig2.py"
 
 
 rule aggregate_jacot2023_fig2:
     input:
-        summaries=[
-            f"results/{J23_FIG2_RUN}/summary.csv".format(depth=d) for d in J23_FIG2_DEPTHS
-        ],
-        code=src_modules("claims", "jacot2023/data", "jacot2023/classes", "jacot2023/ledger"),
+        summaries=[f"results/{J23_FIG2_RUN}/summary.csv".format(depth=d) for d in J23_FIG2_DEPTHS],
+        code=script_code("aggregate_jacot2023_fig2"),
     output:
         points=f"results/jacot2023/fig2/{J23_FIG2_SET}/points.csv",
         summary=f"results/jacot2023/fig2/{J23_FIG2_SET}/summary.csv",
         claims=claims_rows("jacot2023_fig2"),
-    conda:
-        ENV
     log:
         f"logs/jacot2023/fig2/{J23_FIG2_SET}/aggregate.log",
+    conda:
+        ENV
     params:
         data=J23_FIG2_DATA,
         depths={"shallow": J23_FIG2["shallow_depth"], "deep": J23_FIG2["deep_depth"]},
@@ -230,52 +228,52 @@ J23_MNIST_RUN = f"jacot2023/fig3/{J23_MNIST_SET}/w{{width}}_d{{depth}}_lam{J23_L
 
 
 rule train_jacot2023_fig3_curve:
-    wildcard_constraints:
-        **architecture_constraints(J23_CURVE),
     input:
-        code=src_modules("engine", "jacot2023/data", "jacot2023/autoencoders"),
+        code=script_code("train_jacot2023_fig3_curve"),
     output:
         outputs=f"results/{J23_CURVE_RUN}/outputs.csv",
         summary=f"results/{J23_CURVE_RUN}/summary.csv",
-    conda:
-        ENV
     log:
         f"logs/{J23_CURVE_RUN}.log",
+    wildcard_constraints:
+        **architecture_constraints(J23_CURVE),
+    conda:
+        ENV
+    threads: 1
+    resources:
+        **TORCH_TRAINING_RESOURCES,
     params:
         resume=resume_dir,
         data={k: J23_CURVE[k] for k in ("curve_width", "n_train", "n_random", "seed")},
         lam=J23_FIG3["lam"],
         phases=J23_CURVE["phases"],
         device=config["device"],
-    threads: 1
-    resources:
-        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_jacot2023_fig3_curve.py"
 
 
 rule train_jacot2023_fig3_mnist:
-    wildcard_constraints:
-        **architecture_constraints(J23_MNIST),
     input:
         data=MNIST_DATA.format(**J23_MNIST_SUBSET),
-        code=src_modules("engine", "jacot2023/autoencoders"),
+        code=script_code("train_jacot2023_fig3_mnist"),
     output:
         images=f"results/{J23_MNIST_RUN}/images.npz",
         summary=f"results/{J23_MNIST_RUN}/summary.csv",
-    conda:
-        ENV
     log:
         f"logs/{J23_MNIST_RUN}.log",
+    wildcard_constraints:
+        **architecture_constraints(J23_MNIST),
+    conda:
+        ENV
+    threads: 1
+    resources:
+        **TORCH_TRAINING_RESOURCES,
     params:
         resume=resume_dir,
         lam=J23_FIG3["lam"],
         phases=J23_MNIST["phases"],
         noise={k: J23_MNIST[k] for k in ("noise", "n_noisy", "seed")},
         device=config["device"],
-    threads: 1
-    resources:
-        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_jacot2023_fig3_mnist.py"
 
@@ -284,14 +282,14 @@ rule aggregate_jacot2023_fig3:
     input:
         curve=[f"results/{run}/summary.csv" for run in autoencoder_runs(J23_CURVE_RUN, J23_CURVE)],
         mnist=[f"results/{run}/summary.csv" for run in autoencoder_runs(J23_MNIST_RUN, J23_MNIST)],
-        code=src_modules("claims", "jacot2023/ledger"),
+        code=script_code("aggregate_jacot2023_fig3"),
     output:
         summary="results/jacot2023/fig3/summary.csv",
         claims=claims_rows("jacot2023_fig3"),
-    conda:
-        ENV
     log:
         "logs/jacot2023/fig3/aggregate.log",
+    conda:
+        ENV
     params:
         ratio_max=J23_FIG3["ratio_max"],
     script:
@@ -303,7 +301,7 @@ rule aggregate_jacot2023_fig3:
 
 rule execute_jacot2023_fig1_notebook:
     input:
-        notebook="notebooks/jacot2023_fig1.ipynb",
+        **notebook_inputs("jacot2023_fig1"),
         spectra=f"results/{J23_FIG1_RUN}/spectra.csv",
         layers=f"results/{J23_FIG1_RUN}/layers.csv",
         runs=f"results/{J23_FIG1_RUN}/runs.csv",
@@ -315,10 +313,10 @@ rule execute_jacot2023_fig1_notebook:
             caption="../report/jacot2023_fig1.rst",
             category="jacot2023",
         ),
-    conda:
-        ENV
     log:
         "logs/notebooks/jacot2023_fig1.log",
+    conda:
+        ENV
     params:
         parameters=notebook_parameters(true_rank=TASK["true_rank"]),
     shell:
@@ -326,13 +324,14 @@ rule execute_jacot2023_fig1_notebook:
 
 
 rule jacot2023_fig1:
+    """jacot2023 Fig. 1: singular values and nonlinearity per layer of a depth-13 network, rank-k task"""
     input:
         target_files("jacot2023_fig1"),
 
 
 rule execute_jacot2023_krr_notebook:
     input:
-        notebook="notebooks/jacot2023_krr.ipynb",
+        **notebook_inputs("jacot2023_krr"),
         spectra=f"{J23_KRR_DIR}/jacobian_spectra.csv",
         fits=f"{J23_KRR_DIR}/fits.csv",
     output:
@@ -343,24 +342,27 @@ rule execute_jacot2023_krr_notebook:
             caption="../report/jacot2023_krr.rst",
             category="jacot2023",
         ),
-    conda:
-        ENV
     log:
         "logs/notebooks/jacot2023_krr.log",
+    conda:
+        ENV
     params:
-        parameters=notebook_parameters(true_rank=TASK["true_rank"], approx_rel_tol=J23_KRR["approx_rel_tol"]),
+        parameters=notebook_parameters(
+            true_rank=TASK["true_rank"], approx_rel_tol=J23_KRR["approx_rel_tol"]
+        ),
     shell:
         PAPERMILL
 
 
 rule jacot2023_krr:
+    """jacot2023 App. D.1 (no figure): the Jacobian rank of kernel ridge regression against the deep net's"""
     input:
         target_files("jacot2023_krr"),
 
 
 rule execute_jacot2023_depth_notebook:
     input:
-        notebook="notebooks/jacot2023_depth.ipynb",
+        **notebook_inputs("jacot2023_depth"),
         sweep=f"results/jacot2023/depth/{TASK_ID}/sweep.csv",
     output:
         notebook="results/notebooks/jacot2023_depth.ipynb",
@@ -370,10 +372,10 @@ rule execute_jacot2023_depth_notebook:
             caption="../report/jacot2023_depth.rst",
             category="jacot2023",
         ),
-    conda:
-        ENV
     log:
         "logs/notebooks/jacot2023_depth.log",
+    conda:
+        ENV
     params:
         parameters=notebook_parameters(true_rank=TASK["true_rank"]),
     shell:
@@ -381,13 +383,14 @@ rule execute_jacot2023_depth_notebook:
 
 
 rule jacot2023_depth:
+    """jacot2023 Section 4 (no figure): learned rank and ||W||^2/L against depth, two data sizes"""
     input:
         target_files("jacot2023_depth"),
 
 
 rule execute_jacot2023_fig2_notebook:
     input:
-        notebook="notebooks/jacot2023_fig2.ipynb",
+        **notebook_inputs("jacot2023_fig2"),
         regions=[f"results/{J23_FIG2_RUN}/regions.csv".format(depth=d) for d in J23_FIG2_DEPTHS],
         points=f"results/jacot2023/fig2/{J23_FIG2_SET}/points.csv",
         summary=f"results/jacot2023/fig2/{J23_FIG2_SET}/summary.csv",
@@ -399,10 +402,10 @@ rule execute_jacot2023_fig2_notebook:
             caption="../report/jacot2023_fig2.rst",
             category="jacot2023",
         ),
-    conda:
-        ENV
     log:
         "logs/notebooks/jacot2023_fig2.log",
+    conda:
+        ENV
     params:
         parameters=notebook_parameters(),
     shell:
@@ -410,13 +413,14 @@ rule execute_jacot2023_fig2_notebook:
 
 
 rule jacot2023_fig2:
+    """jacot2023 Fig. 2: class regions of shallow and deep networks, with and without L2"""
     input:
         target_files("jacot2023_fig2"),
 
 
 rule execute_jacot2023_fig3_notebook:
     input:
-        notebook="notebooks/jacot2023_fig3.ipynb",
+        **notebook_inputs("jacot2023_fig3"),
         curve=[f"results/{run}/outputs.csv" for run in autoencoder_runs(J23_CURVE_RUN, J23_CURVE)],
         images=f"results/{J23_MNIST_RUN}/images.npz".format(**J23_MNIST["deep"]),
         summary="results/jacot2023/fig3/summary.csv",
@@ -428,18 +432,21 @@ rule execute_jacot2023_fig3_notebook:
             caption="../report/jacot2023_fig3.rst",
             category="jacot2023",
         ),
-    conda:
-        ENV
     log:
         "logs/notebooks/jacot2023_fig3.log",
+    conda:
+        ENV
     params:
-        parameters=notebook_parameters(curve_width=J23_CURVE["curve_width"],
+        parameters=notebook_parameters(
+            curve_width=J23_CURVE["curve_width"],
             curve_n_train=J23_CURVE["n_train"],
-            curve_seed=J23_CURVE["seed"],),
+            curve_seed=J23_CURVE["seed"],
+        ),
     shell:
         PAPERMILL
 
 
 rule jacot2023_fig3:
+    """jacot2023 Fig. 3: deep and shallow autoencoders on MNIST and on a curve in the plane"""
     input:
         target_files("jacot2023_fig3"),

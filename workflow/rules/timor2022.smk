@@ -20,47 +20,50 @@ FIG1_RUNS = expand(f"results/{FIG1_RUN}/runs.csv", variant=FIG1_VARIANTS, seeds=
 
 
 rule train_timor2022_fig1:
-    wildcard_constraints:
-        variant="|".join(FIG1_VARIANTS),
-        seeds=FIG1_SEEDS,
     input:
-        code=src_modules("twolayer", "measures", "seeding", "io", "timor2022/fig1"),
+        code=script_code("train_timor2022_fig1"),
     output:
         runs=f"results/{FIG1_RUN}/runs.csv",
         checkpoint=f"results/{FIG1_RUN}/checkpoint.pt",
-    conda:
-        ENV
     log:
         f"logs/{FIG1_RUN}.log",
+    wildcard_constraints:
+        variant="|".join(FIG1_VARIANTS),
+        seeds=FIG1_SEEDS,
+    conda:
+        ENV
+    threads: 4
+    resources:
+        **TRAINING_RESOURCES,
     params:
         config=lambda wc: {
             k: v for k, v in FIG1.items() if k not in ("log_every", "stable_rank_floor")
         }
         | {"variant": wc.variant},
         log_every=FIG1["log_every"],
-    threads: 4
-    resources:
-        **TRAINING_RESOURCES,
     script:
         "../scripts/train_timor2022_fig1.py"
 
 
 rule train_timor2022_deep:
+    input:
+        code=script_code("train_timor2022_deep"),
+    output:
+        metrics=f"results/{DEEP_RUN}/metrics.csv",
+        checkpoint=f"results/{DEEP_RUN}/checkpoint.pt",
+    log:
+        f"logs/{DEEP_RUN}.log",
     wildcard_constraints:
         theorem="4|5",
         width=str(DEEP["width"]),
         depth="|".join(str(d) for d in DEEP["depths"]),
         lam="|".join(re.escape(fmt_lam(v)) for v in DEEP_LAM.values()),
         seeds=DEEP_SEEDS,
-    input:
-        code=src_modules("engine", "measures", "seeding", "io", "timor2022/deep", "timor2022/theory"),
-    output:
-        metrics=f"results/{DEEP_RUN}/metrics.csv",
-        checkpoint=f"results/{DEEP_RUN}/checkpoint.pt",
     conda:
         ENV
-    log:
-        f"logs/{DEEP_RUN}.log",
+    threads: 1
+    resources:
+        **TORCH_TRAINING_RESOURCES,
     params:
         resume=resume_dir,
         teacher=lambda wc: TIMOR["theory"]["teacher"] | {"theorem": int(wc.theorem)},
@@ -69,9 +72,6 @@ rule train_timor2022_deep:
         }
         | {"depth": int(wc.depth), "lam": DEEP_LAM[int(wc.theorem)]},
         device=config["device"],
-    threads: 1
-    resources:
-        **TORCH_TRAINING_RESOURCES,
     script:
         "../scripts/train_timor2022_deep.py"
 
@@ -81,14 +81,14 @@ rule train_timor2022_deep:
 
 rule compute_timor2022_fig2_regions:
     input:
-        code=src_modules("claims", "timor2022/regions", "timor2022/ledger"),
+        code=script_code("compute_timor2022_fig2_regions"),
     output:
         regions="results/timor2022/fig2/regions.csv",
         claims=claims_rows("timor2022_fig2"),
-    conda:
-        ENV
     log:
         "logs/timor2022/fig2/compute_regions.log",
+    conda:
+        ENV
     params:
         x1=FIG1["x1"],
         x2=FIG1["x2"],
@@ -100,32 +100,32 @@ rule compute_timor2022_fig2_regions:
 
 rule compute_timor2022_fig3_regions:
     input:
-        code=src_modules("claims", "timor2022/regions", "timor2022/ledger"),
+        code=script_code("compute_timor2022_fig3_regions"),
     output:
         regions="results/timor2022/fig3/regions.csv",
         boundaries="results/timor2022/fig3/boundaries.csv",
         claims=claims_rows("timor2022_fig3"),
-    conda:
-        ENV
     log:
         "logs/timor2022/fig3/compute_regions.log",
+    conda:
+        ENV
     params:
+        **TIMOR["regions"],
         x1=FIG1["x1"],
         x2=FIG1["x2"],
-        **TIMOR["regions"],
     script:
         "../scripts/compute_timor2022_fig3_regions.py"
 
 
 rule construct_timor2022_theorem1:
     input:
-        code=src_modules("measures", "timor2022/theory"),
+        code=script_code("construct_timor2022_theorem1"),
     output:
         table="results/timor2022/theory/theorem1.csv",
-    conda:
-        ENV
     log:
         "logs/timor2022/theory/construct_theorem1.log",
+    conda:
+        ENV
     params:
         n_datasets=TIMOR["theory"]["theorem1_datasets"],
     script:
@@ -137,15 +137,15 @@ rule construct_timor2022_theorem1:
 
 rule aggregate_timor2022_fig1:
     input:
-        code=src_modules("claims", "measures", "timor2022/ledger"),
+        code=script_code("aggregate_timor2022_fig1"),
         runs=FIG1_RUNS,
     output:
         table="results/timor2022/fig1/stable_ranks.csv",
         claims=claims_rows("timor2022_fig1"),
-    conda:
-        ENV
     log:
         "logs/timor2022/fig1/aggregate.log",
+    conda:
+        ENV
     params:
         stable_rank_floor=FIG1["stable_rank_floor"],
     script:
@@ -154,7 +154,7 @@ rule aggregate_timor2022_fig1:
 
 rule aggregate_timor2022_theory:
     input:
-        code=src_modules("claims", "measures", "timor2022/regions", "timor2022/theory", "timor2022/ledger"),
+        code=script_code("aggregate_timor2022_theory"),
         theorem1="results/timor2022/theory/theorem1.csv",
         deep=expand(
             f"results/{DEEP_RUN}/metrics.csv",
@@ -169,10 +169,10 @@ rule aggregate_timor2022_theory:
     output:
         deep="results/timor2022/theory/deep.csv",
         claims=claims_rows("timor2022_theory"),
-    conda:
-        ENV
     log:
         "logs/timor2022/theory/aggregate.log",
+    conda:
+        ENV
     params:
         x1=FIG1["x1"],
         x2=FIG1["x2"],
@@ -185,7 +185,7 @@ rule aggregate_timor2022_theory:
 
 rule execute_timor2022_fig1_notebook:
     input:
-        notebook="notebooks/timor2022_fig1.ipynb",
+        **notebook_inputs("timor2022_fig1"),
         table="results/timor2022/fig1/stable_ranks.csv",
     output:
         notebook="results/notebooks/timor2022_fig1.ipynb",
@@ -195,10 +195,10 @@ rule execute_timor2022_fig1_notebook:
             caption="../report/timor2022_fig1.rst",
             category="timor2022",
         ),
-    conda:
-        ENV
     log:
         "logs/notebooks/timor2022_fig1.log",
+    conda:
+        ENV
     params:
         parameters=notebook_parameters(variant=FIG1["variant"]),
     shell:
@@ -207,7 +207,7 @@ rule execute_timor2022_fig1_notebook:
 
 rule execute_timor2022_fig2_notebook:
     input:
-        notebook="notebooks/timor2022_fig2.ipynb",
+        **notebook_inputs("timor2022_fig2"),
         regions="results/timor2022/fig2/regions.csv",
     output:
         notebook="results/notebooks/timor2022_fig2.ipynb",
@@ -217,10 +217,10 @@ rule execute_timor2022_fig2_notebook:
             caption="../report/timor2022_fig2.rst",
             category="timor2022",
         ),
-    conda:
-        ENV
     log:
         "logs/notebooks/timor2022_fig2.log",
+    conda:
+        ENV
     params:
         parameters=notebook_parameters(x1=FIG1["x1"], x2=FIG1["x2"]),
     shell:
@@ -229,7 +229,7 @@ rule execute_timor2022_fig2_notebook:
 
 rule execute_timor2022_fig3_notebook:
     input:
-        notebook="notebooks/timor2022_fig3.ipynb",
+        **notebook_inputs("timor2022_fig3"),
         regions="results/timor2022/fig3/regions.csv",
         boundaries="results/timor2022/fig3/boundaries.csv",
     output:
@@ -240,10 +240,10 @@ rule execute_timor2022_fig3_notebook:
             caption="../report/timor2022_fig3.rst",
             category="timor2022",
         ),
-    conda:
-        ENV
     log:
         "logs/notebooks/timor2022_fig3.log",
+    conda:
+        ENV
     params:
         parameters=notebook_parameters(x1=FIG1["x1"], x2=FIG1["x2"]),
     shell:
@@ -252,7 +252,7 @@ rule execute_timor2022_fig3_notebook:
 
 rule execute_timor2022_theory_notebook:
     input:
-        notebook="notebooks/timor2022_theory.ipynb",
+        **notebook_inputs("timor2022_theory"),
         deep="results/timor2022/theory/deep.csv",
     output:
         notebook="results/notebooks/timor2022_theory.ipynb",
@@ -262,10 +262,10 @@ rule execute_timor2022_theory_notebook:
             caption="../report/timor2022_theory.rst",
             category="timor2022",
         ),
-    conda:
-        ENV
     log:
         "logs/notebooks/timor2022_theory.log",
+    conda:
+        ENV
     params:
         parameters=notebook_parameters(),
     shell:
@@ -276,20 +276,24 @@ rule execute_timor2022_theory_notebook:
 
 
 rule timor2022_fig1:
+    """timor2022 Fig. 1: stable ranks of W1, W2 over 288 depth-2, width-2 networks trained by GD"""
     input:
         target_files("timor2022_fig1"),
 
 
 rule timor2022_fig2:
+    """timor2022 Fig. 2: the regions D, S1, S2, S of weight space for the data x1, x2 (Section 6.1)"""
     input:
         target_files("timor2022_fig2"),
 
 
 rule timor2022_fig3:
+    """timor2022 Fig. 3: the regions F_i and A_i (Section 6, Lemma 6)"""
     input:
         target_files("timor2022_fig3"),
 
 
 rule timor2022_theory:
+    """timor2022 Thms 1, 3, 4-5 (no figure): rank-1 zero-loss network, convergence probability, deep L2 students"""
     input:
         target_files("timor2022_theory"),

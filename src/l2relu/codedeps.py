@@ -1,0 +1,85 @@
+"""Which files of this package a script or notebook runs: the closure of its imports of
+`l2relu`, read with `ast` (nothing is imported, so it is cheap at parse time). A rule declares
+them as inputs, so that editing any of them reruns the rule.
+
+Standard library only: the workflow calls it before any job runs, in whatever environment
+Snakemake itself runs in.
+"""
+
+import ast
+import json
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+NAME = PACKAGE.name
+
+
+def source_code(path: Path) -> str:
+    """A script's text, or a notebook's code cells joined (IPython magics left out)."""
+    if path.suffix != ".ipynb":
+        return path.read_text()
+    cells = json.loads(path.read_text())["cells"]
+    lines = [
+        line
+        for cell in cells
+        if cell["cell_type"] == "code"
+        for line in "".join(cell["source"]).splitlines()
+        if not line.lstrip().startswith(("%", "!"))
+    ]
+    return "\n".join(lines)
+
+
+def _module_file(dotted: str) -> Path | None:
+    """`l2relu.jacot2022.fig2` -> its .py file (or package __init__.py); None if neither
+    exists (e.g. `from l2relu.engine import train` names a function, not a module)."""
+    base = PACKAGE.joinpath(*dotted.split(".")[1:])
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _package_of(path: Path) -> list[str]:
+    """The dotted package a file of this package belongs to, as parts: ["l2relu", "jacot2022"]."""
+    parts = [NAME, *path.relative_to(PACKAGE).parent.parts]
+    return parts
+
+
+def _imported_names(tree: ast.AST, path: Path) -> set[str]:
+    """Every dotted name of this package that the code imports, or may import (for
+    `from l2relu import engine`, both `l2relu` and `l2relu.engine`)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: only inside the package
+                if not path.is_relative_to(PACKAGE):
+                    continue
+                package = _package_of(path)[: len(_package_of(path)) - node.level + 1]
+                module = ".".join([*package, *([node.module] if node.module else [])])
+            else:
+                module = node.module or ""
+            names.add(module)
+            names.update(f"{module}.{alias.name}" for alias in node.names)
+    return {n for n in names if n == NAME or n.startswith(NAME + ".")}
+
+
+def imported_files(path) -> list[Path]:
+    """The package's files that `path` (a script, notebook or module) runs when executed,
+    transitively, parent packages' __init__.py included; sorted, `path` itself left out."""
+    path = Path(path).resolve()
+    seen: set[Path] = set()
+    todo = [path]
+    while todo:
+        current = todo.pop()
+        tree = ast.parse(source_code(current), filename=str(current))
+        for name in _imported_names(tree, current):
+            parts = name.split(".")
+            for depth in range(1, len(parts) + 1):  # a module's parent packages run first
+                found = _module_file(".".join(parts[:depth]))
+                if found is not None and found not in seen:
+                    seen.add(found)
+                    todo.append(found)
+    seen.discard(path)
+    return sorted(seen)

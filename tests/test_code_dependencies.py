@@ -1,0 +1,122 @@
+"""Editing a module reruns exactly the jobs whose code runs it: every rule's `code` inputs are
+the import closure of its script or notebook."""
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from conftest import REPO, snakemake
+
+from l2relu.codedeps import imported_files
+
+SMOKE = ["--configfile", "config/smoke.yaml"]
+
+
+def _regex_closure(path: Path) -> set[str]:
+    """A second, cruder reading of what a file imports (every `l2relu.x.y` or `from l2relu.x
+    import y` that names a file of the package), to check imported_files against."""
+    found, todo = set(), [path]
+    while todo:
+        text = todo.pop().read_text()
+        names = re.findall(r"\bl2relu((?:\.\w+)*)", text)
+        names += [
+            f"{mod}.{name.strip()}"
+            for mod, names in re.findall(r"from l2relu((?:\.\w+)*) import ([\w, ]+)", text)
+            for name in names.split(",")
+        ]
+        for name in names:
+            parts = [p for p in name.split(".") if p]
+            for depth in range(len(parts) + 1):
+                base = REPO / "src" / "l2relu" / Path(*parts[:depth])
+                for f in (base.with_suffix(".py"), base / "__init__.py"):
+                    if f.is_file() and str(f) not in found and f != path:
+                        found.add(str(f))
+                        todo.append(f)
+    return found
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "workflow/scripts/train_jacot2022_fig2.py",
+        "workflow/scripts/build_claims.py",
+        "notebooks/jacot2023_fig2.ipynb",
+        "notebooks/timor2022_fig1.ipynb",
+    ],
+)
+def test_the_import_closure_agrees_with_a_plain_text_reading(path):
+    closure = {str(f) for f in imported_files(REPO / path)}
+    assert closure == _regex_closure(REPO / path)
+
+
+def test_the_issue_example_fig2_runs_seeding_and_plateau():
+    closure = {f.name for f in imported_files(REPO / "workflow/scripts/train_jacot2022_fig2.py")}
+    assert {"engine.py", "fig2.py", "seeding.py", "plateau.py", "io.py"} <= closure
+    # a notebook that imports nothing from the package depends on none of it
+    assert imported_files(REPO / "notebooks/timor2022_fig1.ipynb") == []
+
+
+def _built(tree: Path) -> None:
+    """Mark every smoke output as up to date without running a job: empty files, then
+    Snakemake's --touch in the DAG's order."""
+    summary = snakemake(tree, *SMOKE, "--summary", "--cores", "1").stdout
+    for line in summary.splitlines()[1:]:
+        output = tree / line.split("\t")[0]
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.touch()
+    snakemake(tree, *SMOKE, "--touch", "--cores", "1")
+    assert "Nothing to be done" in snakemake(tree, *SMOKE, "-n").stdout
+
+
+def _rules_rerun_after_editing(tree: Path, edited: str) -> set[str]:
+    """The rules of the jobs a dry run would rerun once `edited` has changed (a line added: a
+    changed mtime alone may not do, as Snakemake also compares the checksums it recorded)."""
+    time.sleep(0.05)
+    with open(tree / edited, "a") as f:
+        f.write("\n")
+    out = snakemake(tree, *SMOKE, "-n", "--rerun-triggers", "mtime").stdout
+    return set(re.findall(r"(?m)^rule (\w+):", out))
+
+
+def _importers(tree: Path, module: str, dag_rules: set[str]) -> set[str]:
+    """The rules of the smoke DAG whose script imports `module`, by the plain text reading."""
+    scripts = {
+        rule: re.search(r'"\.\./scripts/(\w+)\.py"', body).group(1)
+        for path in (tree / "workflow/rules").glob("*.smk")
+        for rule, body in re.findall(r"(?ms)^rule (\w+):\n(.*?)(?=^rule |\Z)", path.read_text())
+        if "../scripts/" in body
+    }
+    return {
+        rule
+        for rule, script in scripts.items()
+        if rule in dag_rules
+        and str(REPO / module) in _regex_closure(REPO / f"workflow/scripts/{script}.py")
+    }
+
+
+def test_editing_a_module_reruns_the_jobs_that_import_it_and_a_notebook_only_itself(
+    workflow_copy,
+):
+    dag = set(re.findall(r"(?m)^rule (\w+):", snakemake(workflow_copy, *SMOKE, "-n").stdout))
+
+    # seeding derives every seed: the issue's example rule is among those rerun
+    seeding = "src/l2relu/seeding.py"
+    importers = _importers(workflow_copy, seeding, dag)
+    assert {"train_jacot2022_fig2", "train_timor2022_fig1", "generate_jacot2022_mnist"} <= importers
+    _built(workflow_copy)
+    assert _rules_rerun_after_editing(workflow_copy, seeding) >= importers
+
+    # a module of one paper reruns that paper's jobs that import it, and what reads their outputs
+    module = "src/l2relu/chen2024/truncation.py"
+    importers = _importers(workflow_copy, module, dag)
+    assert importers and all(r.split("_")[1] == "chen2024" for r in importers)
+    _built(workflow_copy)
+    rerun = _rules_rerun_after_editing(workflow_copy, module)
+    assert rerun >= importers
+    assert all("chen2024" in r for r in rerun - {"claims", "all"})
+
+    _built(workflow_copy)
+    rerun = _rules_rerun_after_editing(workflow_copy, "notebooks/timor2022_fig2.ipynb")
+    assert "execute_timor2022_fig2_notebook" in rerun
+    assert rerun <= {"execute_timor2022_fig2_notebook", "timor2022_fig2", "all"}
