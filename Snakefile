@@ -12,10 +12,12 @@ configfile: f"{workflow.basedir}/config/config.yaml"
 
 
 include: "workflow/rules/common.smk"
+include: "workflow/rules/mnist.smk"
 include: "workflow/rules/timor2022.smk"
 include: "workflow/rules/jacot2022.smk"
 include: "workflow/rules/chen2024.smk"
 include: "workflow/rules/jacot2023.smk"
+include: "workflow/rules/targets.smk"
 include: "workflow/rules/claims.smk"
 
 

@@ -1,4 +1,5 @@
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -9,6 +10,15 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 # What a user's checkout holds that the workflow needs (results/ and figures/ are generated).
 WORKFLOW_PARTS = ["Snakefile", "workflow", "config", "notebooks", "environment.yml", "src"]
+
+
+def registered_targets() -> list[str]:
+    """The target ids, as the papers' rules files register them (register_target)."""
+    return [
+        target
+        for path in sorted((REPO / "workflow/rules").glob("*.smk"))
+        for target in re.findall(r'register_target\(\s*"(\w+)"', path.read_text())
+    ]
 
 
 def copy_workflow(dest: Path) -> Path:

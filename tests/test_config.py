@@ -35,7 +35,7 @@ def test_the_three_scales_are_valid(overlay):
         ({"timor2022": {"theory": {"deep": {"lam_theorem4": -1e-3}}}}, "lam_theorem4", "minimum"),
         ({"timor2022": {"theory": {"deep": {"lamda": 1.0}}}}, "timor2022.theory.deep", "'lamda'"),
         ({"timor2022": {"fig1": {"first_seed": -1}}}, "timor2022.fig1.first_seed", "minimum"),
-        ({"targets": ["timor2022_fig9"]}, "targets.0", "timor2022_fig9"),
+        ({"targets": ["Timor2022 fig1"]}, "targets.0", "does not match"),
         ({"jacot2022": {"theory": {"bipartite_N": [5]}}}, "bipartite_N", "multiple of 2"),
         ({"jacot2022": {"fig2": {"widths": [0, 4]}}}, "jacot2022.fig2.widths.0", "minimum"),
         ({"jacot2022": {"fig2": {"widths": []}}}, "jacot2022.fig2.widths", "short"),

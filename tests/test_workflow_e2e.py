@@ -5,28 +5,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import snakemake
+from conftest import registered_targets, snakemake
 
 pytestmark = pytest.mark.e2e
 
-TARGETS = [
-    "timor2022_fig1",
-    "timor2022_fig2",
-    "timor2022_fig3",
-    "timor2022_theory",
-    "jacot2022_fig1",
-    "jacot2022_fig2",
-    "jacot2022_theory",
-    "chen2024_fig1",
-    "chen2024_fig2",
-    "chen2024_fig3",
-    "chen2024_theory",
-    "jacot2023_fig1",
-    "jacot2023_fig2",
-    "jacot2023_fig3",
-    "jacot2023_krr",
-    "jacot2023_depth",
-]
+TARGETS = registered_targets()
 SMOKE = ["--configfile", "config/smoke.yaml"]
 
 

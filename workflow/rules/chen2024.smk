@@ -35,29 +35,6 @@ rule construct_chen2024_fig1_layer:
         "../scripts/construct_chen2024_fig1_layer.py"
 
 
-rule execute_chen2024_fig1_notebook:
-    input:
-        **notebook_inputs("chen2024_fig1"),
-        points=rules.construct_chen2024_fig1_layer.output.points,
-        geometry=rules.construct_chen2024_fig1_layer.output.geometry,
-    output:
-        notebook="results/notebooks/chen2024_fig1.ipynb",
-        pdf="figures/chen2024_fig1.pdf",
-        png=report(
-            "figures/chen2024_fig1.png",
-            caption="../report/chen2024_fig1.rst",
-            category="chen2024",
-        ),
-    log:
-        "logs/notebooks/chen2024_fig1.log",
-    conda:
-        ENV
-    params:
-        parameters=notebook_parameters(),
-    shell:
-        PAPERMILL
-
-
 rule compute_chen2024_fig2_map:
     input:
         code=script_code("compute_chen2024_fig2_map"),
@@ -78,32 +55,6 @@ rule compute_chen2024_fig2_map:
         "../scripts/compute_chen2024_fig2_map.py"
 
 
-rule execute_chen2024_fig2_notebook:
-    input:
-        **notebook_inputs("chen2024_fig2"),
-        grid=rules.compute_chen2024_fig2_map.output.grid,
-    output:
-        notebook="results/notebooks/chen2024_fig2.ipynb",
-        pdf="figures/chen2024_fig2.pdf",
-        png=report(
-            "figures/chen2024_fig2.png",
-            caption="../report/chen2024_fig2.rst",
-            category="chen2024",
-        ),
-    log:
-        "logs/notebooks/chen2024_fig2.log",
-    conda:
-        ENV
-    params:
-        parameters=notebook_parameters(
-            base_point=CHEN_FIG2["base_point"],
-            axis_deg=CHEN_FIG2["axis_deg"],
-            aperture_deg=CHEN_FIG2["aperture_deg"],
-        ),
-    shell:
-        PAPERMILL
-
-
 rule construct_chen2024_fig3_plan:
     input:
         code=script_code("construct_chen2024_fig3_plan"),
@@ -121,31 +72,6 @@ rule construct_chen2024_fig3_plan:
         config=CHEN_FIG3,
     script:
         "../scripts/construct_chen2024_fig3_plan.py"
-
-
-rule execute_chen2024_fig3_notebook:
-    input:
-        **notebook_inputs("chen2024_fig3"),
-        points=rules.construct_chen2024_fig3_plan.output.points,
-        steps=rules.construct_chen2024_fig3_plan.output.steps,
-        orderings=rules.construct_chen2024_fig3_plan.output.orderings,
-        centers=rules.construct_chen2024_fig3_plan.output.centers,
-    output:
-        notebook="results/notebooks/chen2024_fig3.ipynb",
-        pdf="figures/chen2024_fig3.pdf",
-        png=report(
-            "figures/chen2024_fig3.png",
-            caption="../report/chen2024_fig3.rst",
-            category="chen2024",
-        ),
-    log:
-        "logs/notebooks/chen2024_fig3.log",
-    conda:
-        ENV
-    params:
-        parameters=notebook_parameters(),
-    shell:
-        PAPERMILL
 
 
 rule construct_chen2024_networks:
@@ -185,50 +111,46 @@ rule train_chen2024_gd:
         "../scripts/train_chen2024_gd.py"
 
 
-rule execute_chen2024_theory_notebook:
-    input:
-        **notebook_inputs("chen2024_theory"),
-        networks=f"{CHEN_THEORY_RUN}/networks.csv",
-        gd=f"{CHEN_THEORY_RUN}/gd.csv",
-    output:
-        notebook="results/notebooks/chen2024_theory.ipynb",
-        pdf="figures/chen2024_theory.pdf",
-        png=report(
-            "figures/chen2024_theory.png",
-            caption="../report/chen2024_theory.rst",
-            category="chen2024",
-        ),
-    log:
-        "logs/notebooks/chen2024_theory.log",
-    conda:
-        ENV
-    params:
-        parameters=notebook_parameters(
-            zero_cost=CHEN_THEORY["zero_cost"], float_zero=CHEN_THEORY["float_zero"]
-        ),
-    shell:
-        PAPERMILL
+# ------------------------------------------------------------------------------ targets
 
+register_target(
+    "chen2024_fig1",
+    "chen2024 Fig. 1: Prop. 4.1's first layer on three clusters: the cone and the truncation",
+    tables=dict(
+        points=rules.construct_chen2024_fig1_layer.output.points,
+        geometry=rules.construct_chen2024_fig1_layer.output.geometry,
+    ),
+)
 
-rule chen2024_fig1:
-    """chen2024 Fig. 1: Prop. 4.1's first layer on three clusters: the cone and the truncation"""
-    input:
-        target_files("chen2024_fig1"),
+register_target(
+    "chen2024_fig2",
+    "chen2024 Fig. 2: the action of a truncation map tau_{W,b} in the plane (Lemma 3.4)",
+    tables=dict(
+        grid=rules.compute_chen2024_fig2_map.output.grid,
+    ),
+    base_point=CHEN_FIG2["base_point"],
+    axis_deg=CHEN_FIG2["axis_deg"],
+    aperture_deg=CHEN_FIG2["aperture_deg"],
+)
 
+register_target(
+    "chen2024_fig3",
+    "chen2024 Fig. 3: a sequentially linearly separable, unclustered data set and its ordering (Thm 5.2)",
+    tables=dict(
+        points=rules.construct_chen2024_fig3_plan.output.points,
+        steps=rules.construct_chen2024_fig3_plan.output.steps,
+        orderings=rules.construct_chen2024_fig3_plan.output.orderings,
+        centers=rules.construct_chen2024_fig3_plan.output.centers,
+    ),
+)
 
-rule chen2024_fig2:
-    """chen2024 Fig. 2: the action of a truncation map tau_{W,b} in the plane (Lemma 3.4)"""
-    input:
-        target_files("chen2024_fig2"),
-
-
-rule chen2024_fig3:
-    """chen2024 Fig. 3: a sequentially linearly separable, unclustered data set and its ordering (Thm 5.2)"""
-    input:
-        target_files("chen2024_fig3"),
-
-
-rule chen2024_theory:
-    """chen2024 Prop. 4.1 and Thm 5.2 (no figure): explicit global minima and their parameter counts"""
-    input:
-        target_files("chen2024_theory"),
+register_target(
+    "chen2024_theory",
+    "chen2024 Prop. 4.1 and Thm 5.2 (no figure): explicit global minima and their parameter counts",
+    tables=dict(
+        networks=rules.construct_chen2024_networks.output.networks,
+        gd=rules.train_chen2024_gd.output.runs,
+    ),
+    zero_cost=CHEN_THEORY["zero_cost"],
+    float_zero=CHEN_THEORY["float_zero"],
+)

@@ -6,6 +6,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from dataclasses import dataclass
+
 import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
@@ -96,7 +98,31 @@ def resume_dir(wildcards, output):
     return str(first.with_name(f".{first.name}.resume"))
 
 
-# Every target: the figures it draws (none for ledger-only targets) and its ledger rows.
+# The figure registry. Each paper's rules file ends by registering its targets; targets.smk
+# makes every registered target's notebook rule and target rule, and the config's `targets`
+# are checked against it. A target id is written once, in its register_target call.
+@dataclass(frozen=True)
+class Target:
+    id: str  # <paper>_<figure>: notebooks/<id>.ipynb, workflow/report/<id>.rst, figures/<id>.*
+    doc: str  # the paper's figure or statement it regenerates (--list-target-rules)
+    tables: dict  # the notebook's named inputs, as the paper's rules write them
+    parameters: dict  # further notebook parameters (values, not paths)
+
+    @property
+    def paper(self):
+        return self.id.split("_")[0]
+
+
+TARGETS = {}
+
+
+def register_target(target_id, doc, tables, **parameters):
+    if target_id in TARGETS:
+        raise WorkflowError(f"target {target_id!r} is registered twice")
+    TARGETS[target_id] = Target(target_id, doc, tables, parameters)
+
+
+# Every target's files: the figures it draws and its ledger rows.
 def figure_files(target):
     return [f"figures/{target}.pdf", f"figures/{target}.png"]
 
@@ -164,7 +190,7 @@ PAPERMILL = (
 )
 
 
-# jacot2023's job parameters and paths.
+# jacot2023's job parameters and paths (functions live here, the rule files hold rules).
 def fit_params(section, depth, n_train, seeds):
     """The training config of one (depth, N) job of Fig. 1 or the depth sweep."""
     return {

@@ -2,17 +2,17 @@
 # functions". Low-rank representations of deep L2-regularized networks, their class boundaries
 # and autoencoders.
 
-JACOT23 = config["jacot2023"]
-TASK = JACOT23["task"]
+J23 = config["jacot2023"]
+J23_TASK = J23["task"]
 # The task's description, in every path that depends on it.
-TASK_ID = "latent{latent}_in{d_in}_out{d_out}_k{true_rank}_g{width}_s{seed}".format(**TASK)
+J23_TASK_ID = "latent{latent}_in{d_in}_out{d_out}_k{true_rank}_g{width}_s{seed}".format(**J23_TASK)
 
 
 # ------------------------------------------------------------------------------ Fig. 1, KRR
 
-J23_FIG1 = JACOT23["fig1"]
+J23_FIG1 = J23["fig1"]
 J23_FIG1_RUN = "jacot2023/fig1/{task}/w{width}_d{depth}_n{n_train}_lam{lam}_s{seed}".format(
-    task=TASK_ID, **J23_FIG1 | {"lam": fmt_lam(J23_FIG1["lam"])}
+    task=J23_TASK_ID, **J23_FIG1 | {"lam": fmt_lam(J23_FIG1["lam"])}
 )
 
 
@@ -35,7 +35,7 @@ rule train_jacot2023_fig1:
         **TORCH_TRAINING_RESOURCES,
     params:
         resume=resume_dir,
-        task=TASK,
+        task=J23_TASK,
         fit=fit_params(J23_FIG1, J23_FIG1["depth"], J23_FIG1["n_train"], [J23_FIG1["seed"]]),
         device=config["device"],
     script:
@@ -44,8 +44,8 @@ rule train_jacot2023_fig1:
 
 rule analyze_jacot2023_fig1:
     input:
-        checkpoint=f"results/{J23_FIG1_RUN}/model.pt",
-        runs=f"results/{J23_FIG1_RUN}/runs.csv",
+        checkpoint=rules.train_jacot2023_fig1.output.checkpoint,
+        runs=rules.train_jacot2023_fig1.output.runs,
         code=script_code("analyze_jacot2023_fig1"),
     output:
         spectra=f"results/{J23_FIG1_RUN}/spectra.csv",
@@ -65,7 +65,7 @@ rule analyze_jacot2023_fig1:
         "../scripts/analyze_jacot2023_fig1.py"
 
 
-J23_KRR = JACOT23["krr"]
+J23_KRR = J23["krr"]
 J23_KRR_DIR = "results/{run}/krr_ridge{ridge}_t{n_test}".format(
     run=J23_FIG1_RUN, ridge=fmt_lam(J23_KRR["ridge"]), n_test=J23_KRR["n_test"]
 )
@@ -73,7 +73,7 @@ J23_KRR_DIR = "results/{run}/krr_ridge{ridge}_t{n_test}".format(
 
 rule compute_jacot2023_krr:
     input:
-        checkpoint=f"results/{J23_FIG1_RUN}/model.pt",
+        checkpoint=rules.train_jacot2023_fig1.output.checkpoint,
         code=script_code("compute_jacot2023_krr"),
     output:
         spectra=f"{J23_KRR_DIR}/jacobian_spectra.csv",
@@ -92,11 +92,11 @@ rule compute_jacot2023_krr:
 
 # ------------------------------------------------------------------------------ depth sweep
 
-J23_DEPTH = JACOT23["depth"]
+J23_DEPTH = J23["depth"]
 J23_DEPTH_SEEDS = list(range(J23_DEPTH["seeds"]))
 # One job per (depth, N): its seeds trained together.
 J23_DEPTH_RUN = (
-    f"jacot2023/depth/{TASK_ID}/w{J23_DEPTH['width']}_d{{depth}}_n{{n_train}}"
+    f"jacot2023/depth/{J23_TASK_ID}/w{J23_DEPTH['width']}_d{{depth}}_n{{n_train}}"
     f"_lam{fmt_lam(J23_DEPTH['lam'])}_s{seed_range(0, J23_DEPTH['seeds'])}"
 )
 J23_DEPTH_RUNS = [
@@ -126,7 +126,7 @@ rule train_jacot2023_depth:
         **TORCH_TRAINING_RESOURCES,
     params:
         resume=resume_dir,
-        task=TASK,
+        task=J23_TASK,
         fit=lambda wc: fit_params(J23_DEPTH, int(wc.depth), int(wc.n_train), J23_DEPTH_SEEDS),
         device=config["device"],
     script:
@@ -139,10 +139,10 @@ rule aggregate_jacot2023_depth:
         runs=[f"results/{run}/runs.csv" for run in J23_DEPTH_RUNS],
         code=script_code("aggregate_jacot2023_depth"),
     output:
-        sweep=f"results/jacot2023/depth/{TASK_ID}/sweep.csv",
+        sweep=f"results/jacot2023/depth/{J23_TASK_ID}/sweep.csv",
         claims=claims_rows("jacot2023_depth"),
     log:
-        f"logs/jacot2023/depth/{TASK_ID}/aggregate.log",
+        f"logs/jacot2023/depth/{J23_TASK_ID}/aggregate.log",
     conda:
         ENV
     params:
@@ -154,7 +154,7 @@ rule aggregate_jacot2023_depth:
 
 # ------------------------------------------------------------------------------ Fig. 2
 
-J23_FIG2 = JACOT23["fig2"]
+J23_FIG2 = J23["fig2"]
 J23_FIG2_DATA = {
     k: J23_FIG2[k]
     for k in ("classes", "per_class", "amplitude", "spacing", "noise", "seed", "grid")
@@ -197,7 +197,9 @@ rule train_jacot2023_fig2:
 
 rule aggregate_jacot2023_fig2:
     input:
-        summaries=[f"results/{J23_FIG2_RUN}/summary.csv".format(depth=d) for d in J23_FIG2_DEPTHS],
+        summaries=[
+            rules.train_jacot2023_fig2.output.summary.format(depth=d) for d in J23_FIG2_DEPTHS
+        ],
         code=script_code("aggregate_jacot2023_fig2"),
     output:
         points=f"results/jacot2023/fig2/{J23_FIG2_SET}/points.csv",
@@ -216,7 +218,7 @@ rule aggregate_jacot2023_fig2:
 
 # ------------------------------------------------------------------------------ Fig. 3
 
-J23_FIG3 = JACOT23["fig3"]
+J23_FIG3 = J23["fig3"]
 J23_CURVE = J23_FIG3["curve"]
 J23_MNIST = J23_FIG3["mnist"]
 J23_LAM = fmt_lam(J23_FIG3["lam"])
@@ -296,157 +298,60 @@ rule aggregate_jacot2023_fig3:
         "../scripts/aggregate_jacot2023_fig3.py"
 
 
-# ------------------------------------------------------------------------------ figures
+# ------------------------------------------------------------------------------ targets
 
+register_target(
+    "jacot2023_fig1",
+    "jacot2023 Fig. 1: singular values and nonlinearity per layer of a depth-13 network, rank-k task",
+    tables=dict(
+        spectra=rules.analyze_jacot2023_fig1.output.spectra,
+        layers=rules.analyze_jacot2023_fig1.output.layers,
+        runs=rules.train_jacot2023_fig1.output.runs,
+    ),
+    true_rank=J23_TASK["true_rank"],
+)
 
-rule execute_jacot2023_fig1_notebook:
-    input:
-        **notebook_inputs("jacot2023_fig1"),
-        spectra=f"results/{J23_FIG1_RUN}/spectra.csv",
-        layers=f"results/{J23_FIG1_RUN}/layers.csv",
-        runs=f"results/{J23_FIG1_RUN}/runs.csv",
-    output:
-        notebook="results/notebooks/jacot2023_fig1.ipynb",
-        pdf="figures/jacot2023_fig1.pdf",
-        png=report(
-            "figures/jacot2023_fig1.png",
-            caption="../report/jacot2023_fig1.rst",
-            category="jacot2023",
-        ),
-    log:
-        "logs/notebooks/jacot2023_fig1.log",
-    conda:
-        ENV
-    params:
-        parameters=notebook_parameters(true_rank=TASK["true_rank"]),
-    shell:
-        PAPERMILL
+register_target(
+    "jacot2023_krr",
+    "jacot2023 App. D.1 (no figure): the Jacobian rank of kernel ridge regression against the deep net's",
+    tables=dict(
+        spectra=rules.compute_jacot2023_krr.output.spectra,
+        fits=rules.compute_jacot2023_krr.output.fits,
+    ),
+    true_rank=J23_TASK["true_rank"],
+    approx_rel_tol=J23_KRR["approx_rel_tol"],
+)
 
+register_target(
+    "jacot2023_depth",
+    "jacot2023 Section 4 (no figure): learned rank and ||W||^2/L against depth, two data sizes",
+    tables=dict(
+        sweep=rules.aggregate_jacot2023_depth.output.sweep,
+    ),
+    true_rank=J23_TASK["true_rank"],
+)
 
-rule jacot2023_fig1:
-    """jacot2023 Fig. 1: singular values and nonlinearity per layer of a depth-13 network, rank-k task"""
-    input:
-        target_files("jacot2023_fig1"),
+register_target(
+    "jacot2023_fig2",
+    "jacot2023 Fig. 2: class regions of shallow and deep networks, with and without L2",
+    tables=dict(
+        regions=[
+            rules.train_jacot2023_fig2.output.regions.format(depth=d) for d in J23_FIG2_DEPTHS
+        ],
+        points=rules.aggregate_jacot2023_fig2.output.points,
+        summary=rules.aggregate_jacot2023_fig2.output.summary,
+    ),
+)
 
-
-rule execute_jacot2023_krr_notebook:
-    input:
-        **notebook_inputs("jacot2023_krr"),
-        spectra=f"{J23_KRR_DIR}/jacobian_spectra.csv",
-        fits=f"{J23_KRR_DIR}/fits.csv",
-    output:
-        notebook="results/notebooks/jacot2023_krr.ipynb",
-        pdf="figures/jacot2023_krr.pdf",
-        png=report(
-            "figures/jacot2023_krr.png",
-            caption="../report/jacot2023_krr.rst",
-            category="jacot2023",
-        ),
-    log:
-        "logs/notebooks/jacot2023_krr.log",
-    conda:
-        ENV
-    params:
-        parameters=notebook_parameters(
-            true_rank=TASK["true_rank"], approx_rel_tol=J23_KRR["approx_rel_tol"]
-        ),
-    shell:
-        PAPERMILL
-
-
-rule jacot2023_krr:
-    """jacot2023 App. D.1 (no figure): the Jacobian rank of kernel ridge regression against the deep net's"""
-    input:
-        target_files("jacot2023_krr"),
-
-
-rule execute_jacot2023_depth_notebook:
-    input:
-        **notebook_inputs("jacot2023_depth"),
-        sweep=f"results/jacot2023/depth/{TASK_ID}/sweep.csv",
-    output:
-        notebook="results/notebooks/jacot2023_depth.ipynb",
-        pdf="figures/jacot2023_depth.pdf",
-        png=report(
-            "figures/jacot2023_depth.png",
-            caption="../report/jacot2023_depth.rst",
-            category="jacot2023",
-        ),
-    log:
-        "logs/notebooks/jacot2023_depth.log",
-    conda:
-        ENV
-    params:
-        parameters=notebook_parameters(true_rank=TASK["true_rank"]),
-    shell:
-        PAPERMILL
-
-
-rule jacot2023_depth:
-    """jacot2023 Section 4 (no figure): learned rank and ||W||^2/L against depth, two data sizes"""
-    input:
-        target_files("jacot2023_depth"),
-
-
-rule execute_jacot2023_fig2_notebook:
-    input:
-        **notebook_inputs("jacot2023_fig2"),
-        regions=[f"results/{J23_FIG2_RUN}/regions.csv".format(depth=d) for d in J23_FIG2_DEPTHS],
-        points=f"results/jacot2023/fig2/{J23_FIG2_SET}/points.csv",
-        summary=f"results/jacot2023/fig2/{J23_FIG2_SET}/summary.csv",
-    output:
-        notebook="results/notebooks/jacot2023_fig2.ipynb",
-        pdf="figures/jacot2023_fig2.pdf",
-        png=report(
-            "figures/jacot2023_fig2.png",
-            caption="../report/jacot2023_fig2.rst",
-            category="jacot2023",
-        ),
-    log:
-        "logs/notebooks/jacot2023_fig2.log",
-    conda:
-        ENV
-    params:
-        parameters=notebook_parameters(),
-    shell:
-        PAPERMILL
-
-
-rule jacot2023_fig2:
-    """jacot2023 Fig. 2: class regions of shallow and deep networks, with and without L2"""
-    input:
-        target_files("jacot2023_fig2"),
-
-
-rule execute_jacot2023_fig3_notebook:
-    input:
-        **notebook_inputs("jacot2023_fig3"),
+register_target(
+    "jacot2023_fig3",
+    "jacot2023 Fig. 3: deep and shallow autoencoders on MNIST and on a curve in the plane",
+    tables=dict(
         curve=[f"results/{run}/outputs.csv" for run in autoencoder_runs(J23_CURVE_RUN, J23_CURVE)],
-        images=f"results/{J23_MNIST_RUN}/images.npz".format(**J23_MNIST["deep"]),
-        summary="results/jacot2023/fig3/summary.csv",
-    output:
-        notebook="results/notebooks/jacot2023_fig3.ipynb",
-        pdf="figures/jacot2023_fig3.pdf",
-        png=report(
-            "figures/jacot2023_fig3.png",
-            caption="../report/jacot2023_fig3.rst",
-            category="jacot2023",
-        ),
-    log:
-        "logs/notebooks/jacot2023_fig3.log",
-    conda:
-        ENV
-    params:
-        parameters=notebook_parameters(
-            curve_width=J23_CURVE["curve_width"],
-            curve_n_train=J23_CURVE["n_train"],
-            curve_seed=J23_CURVE["seed"],
-        ),
-    shell:
-        PAPERMILL
-
-
-rule jacot2023_fig3:
-    """jacot2023 Fig. 3: deep and shallow autoencoders on MNIST and on a curve in the plane"""
-    input:
-        target_files("jacot2023_fig3"),
+        images=rules.train_jacot2023_fig3_mnist.output.images.format(**J23_MNIST["deep"]),
+        summary=rules.aggregate_jacot2023_fig3.output.summary,
+    ),
+    curve_width=J23_CURVE["curve_width"],
+    curve_n_train=J23_CURVE["n_train"],
+    curve_seed=J23_CURVE["seed"],
+)

@@ -1,0 +1,47 @@
+# Every registered target's notebook rule and target rule, and the check of the config's
+# `targets` against the registry. Included after every paper's rules file.
+
+
+def _check_targets():
+    """A target id the registry does not know stops the run before any job, with one line."""
+    for index, target in enumerate(config["targets"]):
+        if target not in TARGETS:
+            raise WorkflowError(
+                f"config key targets.{index}: {target!r} is not one of {sorted(TARGETS)}"
+            )
+
+
+_check_targets()
+
+
+for _target in TARGETS.values():
+
+    rule:
+        name:
+            f"execute_{_target.id}_notebook"
+        input:
+            **notebook_inputs(_target.id),
+            **_target.tables,
+        output:
+            notebook=f"results/notebooks/{_target.id}.ipynb",
+            pdf=f"figures/{_target.id}.pdf",
+            png=report(
+                f"figures/{_target.id}.png",
+                caption=f"../report/{_target.id}.rst",
+                category=_target.paper,
+            ),
+        log:
+            f"logs/notebooks/{_target.id}.log",
+        conda:
+            ENV
+        params:
+            parameters=notebook_parameters(**_target.parameters),
+        shell:
+            PAPERMILL
+
+    rule:
+        f"""{_target.doc}"""
+        name:
+            _target.id
+        input:
+            target_files(_target.id),
