@@ -1,6 +1,7 @@
 """Editing a module reruns exactly the jobs whose code runs it: every rule's `code` inputs are
 the import closure of its script or notebook."""
 
+import json
 import re
 import time
 from pathlib import Path
@@ -120,3 +121,32 @@ def test_editing_a_module_reruns_the_jobs_that_import_it_and_a_notebook_only_its
     rerun = _rules_rerun_after_editing(workflow_copy, "notebooks/timor2022_fig2.ipynb")
     assert "execute_timor2022_fig2_notebook" in rerun
     assert rerun <= {"execute_timor2022_fig2_notebook", "timor2022_fig2", "all"}
+
+
+def test_every_import_form_is_read_and_cell_magics_are_skipped(tmp_path):
+    script = tmp_path / "script.py"
+    script.write_text(
+        "import numpy as np\n"
+        "import l2relu.seeding as seeding\n"
+        "from l2relu.jacot2022 import (\n    fig2,\n    theory,\n)\n"
+        "def later():\n    from l2relu.chen2024.truncation import cone\n"
+    )
+    names = {str(f.relative_to(REPO / "src")) for f in imported_files(script)}
+    assert {
+        "l2relu/seeding.py",
+        "l2relu/jacot2022/fig2.py",
+        "l2relu/jacot2022/theory.py",
+        "l2relu/chen2024/truncation.py",
+    } <= names
+    assert "l2relu/timor2022/deep.py" not in names
+
+    cells = [
+        {"cell_type": "code", "source": ["%%bash\n", "echo $((1 + 1))\n"]},
+        {"cell_type": "code", "source": ["%matplotlib inline\n", "files = !ls\n"]},
+        {"cell_type": "code", "source": ["from l2relu.measures import stable_rank\n"]},
+        {"cell_type": "markdown", "source": ["import l2relu.engine\n"]},
+    ]
+    notebook = tmp_path / "figure.ipynb"
+    notebook.write_text(json.dumps({"cells": cells}))
+    names = {f.name for f in imported_files(notebook)}
+    assert "measures.py" in names and "engine.py" not in names

@@ -43,6 +43,10 @@ def test_networks_padded_to_one_width_train_as_alone_and_the_padding_stays_zero(
     cfg = engine.TrainConfig("mse", (engine.Phase(optimizer, 1e-2, 200),), log_every=0)
     widths = [(3, 2, 4, 2), (3, 5, 1, 2), (3, 6, 6, 2)]
     alone = [make(w, seeds=[7 + i, 20 + i], bias=True) for i, w in enumerate(widths)]
+    with torch.no_grad():  # start from non-zero biases, as the 1-D plateau sweep does
+        for model in alone:
+            for b in model.biases:
+                b.uniform_(-0.5, 0.5, generator=torch.Generator().manual_seed(b.numel()))
     padded = engine.BatchedMLP.padded(alone)
     assert padded.config.widths == (3, 6, 6, 2) and padded.batch == 6
     res = engine.train(padded, x, y, 1e-2, cfg, log=quiet)
@@ -55,14 +59,20 @@ def test_networks_padded_to_one_width_train_as_alone_and_the_padding_stays_zero(
             torch.testing.assert_close(trained[:, :rows, :cols], model.weights[layer].detach())
             assert not trained[:, rows:, :].any() and not trained[:, :, cols:].any()
         for layer, b in enumerate(padded.biases):
-            assert not b[2 * i : 2 * i + 2, model.config.widths[layer + 1] :].any()
+            trained, width = b[2 * i : 2 * i + 2].detach(), model.config.widths[layer + 1]
+            torch.testing.assert_close(trained[:, :width], model.biases[layer].detach())
+            assert not trained[:, width:].any()
 
 
-def test_padding_needs_one_depth_and_one_input_and_output_size():
-    with pytest.raises(ValueError, match="one depth"):
-        engine.BatchedMLP.padded([make((3, 4, 2), [0]), make((3, 4, 4, 2), [0])])
-    with pytest.raises(ValueError, match="one depth"):
-        engine.BatchedMLP.padded([make((3, 4, 2), [0]), make((3, 4, 1), [0])])
+@pytest.mark.parametrize(
+    "other",
+    [((3, 4, 4, 2), False), ((3, 4, 1), False), ((2, 4, 2), False), ((3, 4, 2), True)],
+    ids=["depth", "output size", "input size", "bias"],
+)
+def test_padding_refuses_networks_that_differ_in_more_than_hidden_width(other):
+    engine.BatchedMLP.padded([make((3, 4, 2), [0]), make((3, 6, 2), [1])])  # widths may differ
+    with pytest.raises(ValueError, match="need one depth"):
+        engine.BatchedMLP.padded([make((3, 4, 2), [0]), make(other[0], [1], bias=other[1])])
 
 
 def test_regularization_lowers_the_norm():

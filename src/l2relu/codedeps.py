@@ -8,6 +8,7 @@ Snakemake itself runs in.
 
 import ast
 import json
+from functools import cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
@@ -15,16 +16,18 @@ NAME = PACKAGE.name
 
 
 def source_code(path: Path) -> str:
-    """A script's text, or a notebook's code cells joined (IPython magics left out)."""
+    """A script's text, or a notebook's code cells joined (IPython line magics and shell lines
+    left out, and cells run by a cell magic such as %%bash, which are not Python)."""
     if path.suffix != ".ipynb":
         return path.read_text()
     cells = json.loads(path.read_text())["cells"]
+    sources = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
     lines = [
         line
-        for cell in cells
-        if cell["cell_type"] == "code"
-        for line in "".join(cell["source"]).splitlines()
-        if not line.lstrip().startswith(("%", "!"))
+        for source in sources
+        if not source.lstrip().startswith("%%")
+        for line in source.splitlines()
+        if not line.lstrip().startswith(("%", "!")) and "= !" not in line
     ]
     return "\n".join(lines)
 
@@ -45,9 +48,12 @@ def _package_of(path: Path) -> list[str]:
     return parts
 
 
-def _imported_names(tree: ast.AST, path: Path) -> set[str]:
-    """Every dotted name of this package that the code imports, or may import (for
-    `from l2relu import engine`, both `l2relu` and `l2relu.engine`)."""
+@cache
+def _imported_names(path: Path) -> frozenset[str]:
+    """Every dotted name of this package that the file imports, or may import (for
+    `from l2relu import engine`, both `l2relu` and `l2relu.engine`). Cached: the rules ask
+    for the same modules hundreds of times at parse time."""
+    tree = ast.parse(source_code(path), filename=str(path))
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -62,7 +68,7 @@ def _imported_names(tree: ast.AST, path: Path) -> set[str]:
                 module = node.module or ""
             names.add(module)
             names.update(f"{module}.{alias.name}" for alias in node.names)
-    return {n for n in names if n == NAME or n.startswith(NAME + ".")}
+    return frozenset(n for n in names if n == NAME or n.startswith(NAME + "."))
 
 
 def imported_files(path) -> list[Path]:
@@ -73,8 +79,7 @@ def imported_files(path) -> list[Path]:
     todo = [path]
     while todo:
         current = todo.pop()
-        tree = ast.parse(source_code(current), filename=str(current))
-        for name in _imported_names(tree, current):
+        for name in _imported_names(current):
             parts = name.split(".")
             for depth in range(1, len(parts) + 1):  # a module's parent packages run first
                 found = _module_file(".".join(parts[:depth]))

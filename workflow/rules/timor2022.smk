@@ -188,7 +188,7 @@ rule aggregate_timor2022_theory:
 
 register_target(
     "timor2022_fig1",
-    "timor2022 Fig. 1: stable ranks of W1, W2 over 288 depth-2, width-2 networks trained by GD",
+    "timor2022 Fig. 1: stable ranks of W1, W2 over many depth-2, width-2 networks trained by GD",
     tables=dict(
         table=rules.aggregate_timor2022_fig1.output.table,
     ),
