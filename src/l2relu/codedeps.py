@@ -44,8 +44,7 @@ def _module_file(dotted: str) -> Path | None:
 
 def _package_of(path: Path) -> list[str]:
     """The dotted package a file of this package belongs to, as parts: ["l2relu", "jacot2022"]."""
-    parts = [NAME, *path.relative_to(PACKAGE).parent.parts]
-    return parts
+    return [NAME, *path.relative_to(PACKAGE).parent.parts]
 
 
 @cache
@@ -62,7 +61,8 @@ def _imported_names(path: Path) -> frozenset[str]:
             if node.level:  # relative: only inside the package
                 if not path.is_relative_to(PACKAGE):
                     continue
-                package = _package_of(path)[: len(_package_of(path)) - node.level + 1]
+                package = _package_of(path)
+                package = package[: len(package) - node.level + 1]
                 module = ".".join([*package, *([node.module] if node.module else [])])
             else:
                 module = node.module or ""

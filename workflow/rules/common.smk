@@ -4,9 +4,8 @@ import os
 import re
 import shutil
 import sys
-from pathlib import Path
-
 from dataclasses import dataclass
+from pathlib import Path
 
 import yaml
 from snakemake.exceptions import WorkflowError
@@ -110,7 +109,7 @@ class Target:
 
     @property
     def paper(self):
-        return self.id.split("_")[0]
+        return paper_of(self.id)
 
 
 TARGETS = {}
@@ -122,18 +121,25 @@ def register_target(target_id, doc, tables, **parameters):
     TARGETS[target_id] = Target(target_id, doc, tables, parameters)
 
 
-# Every target's files: the figures it draws and its ledger rows.
+# Every target's files: the figures and executed notebook it makes, and its ledger rows.
+def paper_of(target):
+    return target.split("_")[0]
+
+
 def figure_files(target):
     return [f"figures/{target}.pdf", f"figures/{target}.png"]
 
 
+def executed_notebook(target):
+    return f"results/notebooks/{target}.ipynb"
+
+
 def claims_rows(target):
-    paper = target.split("_")[0]
-    return f"results/{paper}/claims/{target}.csv"
+    return f"results/{paper_of(target)}/claims/{target}.csv"
 
 
 def target_files(target):
-    return figure_files(target) + [claims_rows(target), f"results/notebooks/{target}.ipynb"]
+    return figure_files(target) + [claims_rows(target), executed_notebook(target)]
 
 
 def all_outputs():

@@ -15,6 +15,7 @@ _check_targets()
 
 
 for _target in TARGETS.values():
+    _pdf, _png = figure_files(_target.id)
 
     rule:
         name:
@@ -23,10 +24,10 @@ for _target in TARGETS.values():
             **notebook_inputs(_target.id),
             **_target.tables,
         output:
-            notebook=f"results/notebooks/{_target.id}.ipynb",
-            pdf=f"figures/{_target.id}.pdf",
+            notebook=executed_notebook(_target.id),
+            pdf=_pdf,
             png=report(
-                f"figures/{_target.id}.png",
+                _png,
                 caption=f"../report/{_target.id}.rst",
                 category=_target.paper,
             ),

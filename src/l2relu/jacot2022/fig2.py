@@ -87,7 +87,7 @@ def run(cfg: Fig2Config, data: dict, device="auto", log=None) -> pd.DataFrame:
         model,
         x,
         y,
-        torch.tensor(lams, device=dev, dtype=dtype),
+        torch.tensor(lams, device=dev),  # engine.train casts lambda to the parameters' type
         engine.TrainConfig(loss, phases, dtype=cfg.dtype, log_every=cfg.log_every),
         **({"log": log} if log else {}),
     )
