@@ -3,6 +3,7 @@ it trains together, their layer widths, the data points, the loss, the float typ
 Read by the paper-cost estimate and the engine benchmark, so both time the jobs the workflow runs.
 """
 
+import itertools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,7 +63,7 @@ def training_jobs(c: dict) -> list[Job]:
                     "train_timor2022_deep",
                     "timor2022_theory",
                     f"thm{thm} L={depth}",
-                    deep["n_seeds"],
+                    deep["restarts"] * c["seeds"],
                     (teacher["input_dim"], *[deep["width"]] * (depth - 1), 1),
                     teacher["n_points"],
                     (("adam", deep["adam_steps"], False), ("gd", deep["gd_steps"], False)),
@@ -72,18 +73,19 @@ def training_jobs(c: dict) -> list[Job]:
             )
     j = c["jacot2022"]
     f1 = j["fig1"]
-    jobs.append(
+    jobs += [
         Job(
             "train_jacot2022_fig1",
             "jacot2022_fig1",
-            "GD",
+            f"GD seed {seed}",
             1,
             (784, f1["width"], f1["width"], len(f1["digits"])),
             f1["n_train"],
             (("gd", f1["steps"], False),),
             "cross_entropy",
         )
-    )
+        for seed in range(c["seeds"])
+    ]
     f2 = j["fig2"]
     for width in f2["widths"]:
         for dataset, loss, d_in, d_out in (
@@ -96,7 +98,7 @@ def training_jobs(c: dict) -> list[Job]:
                     "train_jacot2022_fig2",
                     "jacot2022_fig2",
                     f"{dataset} w={width}",
-                    len(p["lams"]) * p["trials"],
+                    len(p["lams"]) * c["seeds"],
                     (d_in, width, width, d_out),
                     p["n_train"],
                     (("adam", p["adam_steps"], False), ("gd", p["gd_steps"], True)),
@@ -118,18 +120,19 @@ def training_jobs(c: dict) -> list[Job]:
             }[setting]
             # one job per data set: all its widths in one batch, padded to the widest
             widths = plateau_widths(setting, n, th["onehot_classes"])
-            jobs.append(
+            jobs += [
                 Job(
                     "train_jacot2022_plateau",
                     "jacot2022_theory",
-                    f"{setting} N={n}",
+                    f"{setting} N={n} seed {seed}",
                     th["restarts"] * len(widths),
                     (d_in, max(widths), d_out),
                     n,
                     (("adam", 2 * th["steps"], False), ("gd", th["steps"], False)),
                     bias=setting == "oned",
                 )
-            )
+                for seed in range(c["seeds"])
+            ]
     ch = c["chen2024"]["theory"]
     for m, q in ch["dims"]:
         jobs.append(
@@ -156,7 +159,7 @@ def training_jobs(c: dict) -> list[Job]:
             "train_jacot2023_fig1",
             "jacot2023_fig1",
             f"L={f1['depth']}",
-            1,
+            c["seeds"],
             deep_net(f1["depth"], f1["width"]),
             f1["n_train"],
             _from_config(f1["phases"]),
@@ -171,7 +174,7 @@ def training_jobs(c: dict) -> list[Job]:
                     "train_jacot2023_depth",
                     "jacot2023_depth",
                     f"L={depth} N={n}",
-                    d["seeds"],
+                    c["seeds"],
                     deep_net(depth, d["width"]),
                     n,
                     _from_config(d["phases"]),
@@ -179,12 +182,14 @@ def training_jobs(c: dict) -> list[Job]:
                 )
             )
     f2 = k["fig2"]
-    for depth in (f2["shallow_depth"], f2["deep_depth"]):
+    for depth, seed in itertools.product(
+        (f2["shallow_depth"], f2["deep_depth"]), range(c["seeds"])
+    ):
         jobs.append(
             Job(
                 "train_jacot2023_fig2",
                 "jacot2023_fig2",
-                f"L={depth}",
+                f"L={depth} seed {seed}",
                 len(f2["lams"]),
                 (2, *[f2["width"]] * (depth - 1), f2["classes"]),
                 f2["classes"] * f2["per_class"],
@@ -193,13 +198,13 @@ def training_jobs(c: dict) -> list[Job]:
             )
         )
     f3 = k["fig3"]
-    for kind in ("deep", "shallow"):
+    for kind, seed in itertools.product(("deep", "shallow"), range(c["seeds"])):
         a = f3["curve"][kind]
         jobs.append(
             Job(
                 "train_jacot2023_fig3_curve",
                 "jacot2023_fig3",
-                f"curve {kind}",
+                f"curve {kind} seed {seed}",
                 1,
                 (2, *[a["width"]] * (a["depth"] - 1), 2),
                 f3["curve"]["n_train"],
@@ -211,7 +216,7 @@ def training_jobs(c: dict) -> list[Job]:
             Job(
                 "train_jacot2023_fig3_mnist",
                 "jacot2023_fig3",
-                f"mnist {kind}",
+                f"mnist {kind} seed {seed}",
                 1,
                 (784, *[a["width"]] * (a["depth"] - 1), 784),
                 f3["mnist"]["n_train"],

@@ -55,3 +55,19 @@ def snakemake(cwd: Path, *args, check=True, timeout=1200) -> subprocess.Complete
 @pytest.fixture
 def workflow_copy(tmp_path):
     return copy_workflow(tmp_path)
+
+
+def judged(measurements, every_entry=True):
+    """Ledger rows of `measurements`, judged by the repository's claims registry, indexed by
+    claim id (and case, where a claim has several). every_entry=False judges a part of a
+    target's claims."""
+    from l2relu import claims
+    from l2relu.registry import load_registry
+
+    registry = load_registry(sorted((REPO / "workflow/claims").glob("*.yaml")))
+    measurements = list(measurements)
+    if not every_entry:
+        registry = {m.claim_id: registry[m.claim_id] for m in measurements}
+    rows = claims.evaluate(registry, measurements)
+    rows.index = [f"{m.claim_id}|{m.case}" if m.case else m.claim_id for m in measurements]
+    return rows

@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import judged
 
 from l2relu.chen2024 import construction, data, theory
 from l2relu.chen2024 import truncation as tr
@@ -239,10 +240,10 @@ def test_fig2_grid_shows_lemma_3_4_and_its_rows_catch_a_wrong_map():
 
     grid, layer = fig2_grid(Fig2Config((0.5, 0.3), 30.0, 120.0, 2.0, 21))
     assert set(grid.region) == {"forward", "backward", "neither"}
-    args = (layer["p"], layer["h"], layer["theta"], 1e-12)
-    assert (ledger.fig2_claims(grid, *args).status == "pass").all()
+    args = (layer["p"], layer["h"], layer["theta"])
+    assert (judged(ledger.fig2_claims(grid, *args)).status == "pass").all()
     identity = grid.assign(tau1=grid.x1, tau2=grid.x2)  # a map that truncates nothing
-    assert (ledger.fig2_claims(identity, *args).status == "fail").sum() == 2
+    assert (judged(ledger.fig2_claims(identity, *args)).status == "fail").sum() == 2
 
 
 def test_fig1_tables_collapse_the_first_class_only():
@@ -250,7 +251,7 @@ def test_fig1_tables_collapse_the_first_class_only():
     from l2relu.chen2024.figures import Fig1Config, fig1_tables
 
     points, geometry, notes = fig1_tables(Fig1Config(per_class=10, spread=0.1, seed=1))
-    assert (ledger.fig1_claims(points, notes, 1e-12).status == "pass").all()
+    assert (judged(ledger.fig1_claims(points, notes)).status == "pass").all()
     assert points[points.label == 0].to_base.max() < 1e-12
     assert points[points.label > 0].to_base.min() > 1.0  # the other clusters stay far from p
     edges = geometry.set_index("name").loc[["edge_a", "edge_b"]].to_numpy()
@@ -269,7 +270,7 @@ def test_fig3_tables_try_every_ordering_and_build_the_first_valid_one():
     assert np.allclose(
         points[["x", "y"]].groupby(points.label).mean(), centers[["mean_x", "mean_y"]]
     )
-    rows = ledger.fig3_claims(orderings, notes, 1e-16)
+    rows = judged(ledger.fig3_claims(orderings, notes))
     # several orderings work here, so the paper's "only possible one" fails for these boxes
     assert rows.status.tolist() == ["fail" if orderings.valid.sum() > 1 else "pass", "pass", "pass"]
 
@@ -296,8 +297,8 @@ def test_theory_counts_fail_when_a_network_is_missing_or_a_count_moves_with_n():
         return pd.DataFrame(rows)
 
     def count_row(networks):
-        rows = ledger.theory_claims(networks, 1e-16)
-        return rows[rows.claim.str.startswith("Cor. 4.2: weights")].status.item()
+        rows = judged(ledger.theory_claims(networks), every_entry=False)
+        return rows.status[rows.claim_id == "chen2024.theory.cor42_weight_count"].item()
 
     assert count_row(table((36, 36))) == "pass"
     assert count_row(table((36, 37))) == "fail"

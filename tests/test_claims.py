@@ -1,28 +1,209 @@
 import math
+import re
+from pathlib import Path
 
 import pandas as pd
+import pytest
+import yaml
 
 from l2relu import claims
+from l2relu.registry import Criterion, RegistryError, load_registry
+
+REPO = Path(__file__).resolve().parents[1]
+REGISTRY_FILES = sorted((REPO / "workflow/claims").glob("*.yaml"))
 
 
-def test_checks_decide_pass_and_fail():
-    assert claims.within("t", "c", 0.27, 0.30, 0.05)["status"] == "pass"
-    assert claims.within("t", "c", 0.27, 0.40, 0.05)["status"] == "fail"
-    assert claims.at_least("t", "c", "p", 1.2, 1.1)["status"] == "pass"
-    assert claims.at_least("t", "c", "p", 1.0, 1.1)["status"] == "fail"
-    assert claims.at_most("t", "c", "p", 0, 0, fmt="{:d}")["status"] == "pass"
+@pytest.mark.parametrize(
+    "text, inside, outside",
+    [
+        ("<= 0.5", [0.5, -3], [0.51]),
+        ("< 0.5", [0.49], [0.5]),
+        (">= 2", [2, 7], [1.99]),
+        ("> 2", [2.01], [2]),
+        ("in [3, 12]", [3, 12], [2.9, 12.1]),
+        ("within 1e-9 of 20", [20 + 1e-10], [20.1]),
+        ("within factor 2 of 10", [5, 20], [4.9, 20.5]),
+        ("within 50% of 6", [3, 9], [2.9, 9.1]),
+    ],
+)
+def test_criteria_hold_inside_their_interval_only(text, inside, outside):
+    criterion = Criterion.parse(text)
+    assert all(criterion.holds(v) for v in inside)
+    assert not any(criterion.holds(v) for v in outside)
 
 
-def test_a_missing_measurement_fails():
+def test_a_missing_measurement_never_holds():
     for value in (math.nan, math.inf, None):
-        assert claims.at_least("t", "c", "p", value, 0.0)["status"] == "fail"
-        assert claims.within("t", "c", 0.0, value, 1.0)["status"] == "fail"
+        assert not Criterion.parse(">= -1e300").holds(value)
 
 
-def test_ledger_and_summary():
-    rows = claims.table([claims.at_least("a", "x", "p", 1, 0), claims.at_most("b", "y", "p", 2, 1)])
-    ledger = claims.ledger([rows, claims.table([])])
-    assert list(ledger.columns) == claims.COLUMNS
-    md = claims.summary_markdown(ledger)
-    assert "1 of 2 claims pass." in md and "| b | y |" in md
-    assert isinstance(ledger, pd.DataFrame)
+def test_ref_is_the_measurements_reference():
+    criterion = Criterion.parse("within 0 of ref")
+    assert criterion.holds(4, ref=4) and not criterion.holds(5, ref=4)
+    assert criterion.describe(ref=4, spec="{:g}") == "within 0 of 4"
+    with pytest.raises(ValueError, match="reference"):
+        criterion.holds(4)
+
+
+@pytest.mark.parametrize("text", ["about 10", "<= ten", "in [1 2]", "within factor 0.5 of 3", ""])
+def test_a_criterion_that_does_not_parse_is_refused(text):
+    with pytest.raises(ValueError):
+        Criterion.parse(text)
+
+
+def _entry(**changes):
+    entry = {
+        "target": "demo_fig1",
+        "kind": "empirical",
+        "where": "Fig. 1",
+        "quote": "the loss plateaus around 10",
+        "paper": "around 10",
+        "measure": "onset width",
+        "criterion": "within factor 2 of 10",
+        "why": "a log axis",
+    }
+    return {k: v for k, v in (entry | changes).items() if v is not None}
+
+
+def _registry(tmp_path, entries, name="demo"):
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(entries))
+    return path
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"kind": "anecdotal"}, "kind 'anecdotal'"),
+        ({"quote": None}, "field 'quote'"),
+        ({"quote": "  "}, "field 'quote'"),
+        ({"criterion": "about 10"}, "not a criterion"),
+        ({"lamda": 1}, "unknown field"),
+        ({"target": "other_fig1"}, "not a target of demo"),
+        ({"kind": "exact", "quote": "none — pipeline invariant"}, "quotes the paper"),
+    ],
+)
+def test_a_bad_registry_entry_is_an_error_naming_it(tmp_path, changes, message):
+    path = _registry(tmp_path, {"demo.fig1.onset": _entry(**changes)})
+    with pytest.raises(RegistryError, match=message) as err:
+        load_registry([path])
+    assert "demo.fig1.onset" in str(err.value)
+
+
+def test_ids_live_in_their_papers_namespace(tmp_path):
+    with pytest.raises(RegistryError, match="'demo.<figure>.<name>'"):
+        load_registry([_registry(tmp_path, {"other.fig1.onset": _entry()})])
+
+
+def _demo(tmp_path):
+    return load_registry(
+        [
+            _registry(
+                tmp_path,
+                {
+                    "demo.fig1.onset": _entry(),
+                    "demo.fig1.no_divergence": _entry(
+                        kind="check", quote="none — pipeline invariant", criterion="<= 0"
+                    ),
+                },
+            )
+        ]
+    )
+
+
+def test_status_over_seeds(tmp_path):
+    registry = _demo(tmp_path)
+
+    def status(values):
+        rows = claims.evaluate(
+            registry,
+            [
+                claims.measured("demo.fig1.onset", values),
+                claims.measured("demo.fig1.no_divergence", 0),
+            ],
+        )
+        return rows.iloc[0][["status", "n_seeds", "n_hold"]].tolist()
+
+    assert status([8, 16, 10]) == ["pass", 3, 3]
+    assert status([8, 16, 40]) == ["mixed", 3, 2]
+    assert status([2, 40, 80]) == ["fail", 3, 0]
+    # from 5 seeds on, 80% holding is a pass and 20% a fail
+    assert status([8, 8, 8, 8, 40]) == ["pass", 5, 4]
+    assert status([8, 40, 40, 40, 40]) == ["fail", 5, 1]
+    assert status([8, 8, 40, 40, 40]) == ["mixed", 5, 2]
+    assert status([8, math.nan, 8]) == ["mixed", 3, 2]
+
+
+def test_the_value_shows_median_min_and_max_over_seeds(tmp_path):
+    rows = claims.evaluate(
+        _demo(tmp_path),
+        [
+            claims.measured("demo.fig1.onset", [8, 32, 16], "mnist", detail="widths"),
+            claims.measured("demo.fig1.no_divergence", 0),
+        ],
+    )
+    assert rows.reproduced_value.iloc[0] == "16 [8, 32] (widths)"
+    assert rows.claim.iloc[0] == "onset width, mnist"
+    assert list(rows.columns) == claims.COLUMNS
+
+
+def test_every_entry_has_a_row_and_every_row_an_entry(tmp_path):
+    registry = _demo(tmp_path)
+    with pytest.raises(RegistryError, match="without a row: demo.fig1.no_divergence"):
+        claims.evaluate(registry, [claims.measured("demo.fig1.onset", 10)])
+    with pytest.raises(RegistryError, match="lacks"):
+        claims.evaluate(
+            registry,
+            [
+                claims.measured("demo.fig1.onset", 10),
+                claims.measured("demo.fig1.no_divergence", 0),
+                claims.measured("demo.fig1.unlisted", 1),
+            ],
+        )
+
+
+def test_the_headline_leads_with_the_empirical_claims(tmp_path):
+    registry = _demo(tmp_path)
+    rows = claims.evaluate(
+        registry,
+        [
+            claims.measured("demo.fig1.onset", [8, 40, 16], "a"),
+            claims.measured("demo.fig1.onset", [2, 40, 80], "b"),
+            claims.measured("demo.fig1.no_divergence", 0),
+        ],
+    )
+    md = claims.summary_markdown(claims.ledger([rows]))
+    assert "2 in all, 0 replicated, 1 mixed, 1 failed" in md
+    assert md.index("Empirical") < md.index("Exact") < md.index("Checks")
+    assert "**Checks**: 1 of 1 hold." in md
+    assert "| demo.fig1.onset | empirical | onset width, b |" in md
+
+
+def test_the_repositorys_registry_loads_and_every_entry_reasons_from_a_quote():
+    registry = load_registry(REGISTRY_FILES)
+    assert {c.target.split("_")[0] for c in registry.values()} == {p.stem for p in REGISTRY_FILES}
+    for claim in registry.values():
+        assert claim.why and claim.measure
+        if claim.kind != "check":
+            assert len(claim.quote) > 20, claim.id
+
+
+def test_registry_quotes_are_the_papers_words():
+    """Every quote of an empirical or exact claim occurs in the paper's text (whitespace aside;
+    "[...]" marks words left out)."""
+    papers = REPO.parent / "shared" / "papers"
+    index = (papers / "README.md").read_text() if papers.exists() else ""
+    files = dict(re.findall(r"`(\w+)` \| (\S+\.txt)", index))
+    if not files:
+        pytest.skip("the papers' texts are not beside the repository")
+    texts = {k: " ".join((papers / f).read_text().split()) for k, f in files.items()}
+    for claim in load_registry(REGISTRY_FILES).values():
+        if claim.kind != "check":
+            paper = claim.id.split(".")[0]
+            for part in claim.quote.split("[...]"):
+                assert part.strip() in texts[paper], claim.id
+
+
+def test_ledger_of_no_rows():
+    assert list(claims.ledger([claims.table([])]).columns) == claims.COLUMNS
+    assert isinstance(claims.ledger([]), pd.DataFrame)

@@ -83,7 +83,13 @@ def test_largest_rise_on_log_scale():
 
 def test_running_best_is_monotone_and_onsets_use_it():
     losses = pd.DataFrame(
-        {"setting": "oned", "N": 3, "width": [1, 2, 3, 4], "objective": [4.0, 1.0, 3.0, 1.0]}
+        {
+            "setting": "oned",
+            "N": 3,
+            "seed": 0,
+            "width": [1, 2, 3, 4],
+            "objective": [4.0, 1.0, 3.0, 1.0],
+        }
     )
     assert with_running_best(losses, theory.CURVE).best.tolist() == [4.0, 1.0, 1.0, 1.0]
     assert theory.onsets(losses, 0.01).onset.tolist() == [2]

@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import judged
 
 from l2relu.jacot2023 import autoencoders, classes, krr, ledger, rank, regression
 from l2relu.jacot2023.data import LatentTask, curve_points, curve_polyline, s_classes
@@ -136,55 +137,70 @@ def test_curve_points_lie_on_the_curve():
     assert 0.5 < spread < 2.0  # scaled to unit RMS (on 10,000 reference points)
 
 
-def _fig1_layers(ranks, impacts):
+def _fig1_layers(ranks, impacts, seed=0):
     depth = len(ranks)
     return pd.DataFrame(
         {
+            "seed": seed,
             "layer": np.arange(1, depth + 1),
-            "centred_rank": ranks,
+            "gap_rank": ranks,
             "nonlinearity_impact": impacts,
             "middle": [layer in regression.middle_layers(depth) for layer in range(1, depth + 1)],
         }
     )
 
 
-def test_fig1_ledger_judges_rank_impact_and_norm():
-    runs = pd.DataFrame(
+def _fig1_runs(seeds, norm=7.0):
+    n = len(seeds)
+    return pd.DataFrame(
         {
-            "loss": [0.05],
-            "output_variance": [50.0],
-            "norm_per_layer": [7.0],
-            "diverged": [False],
-            "diverged_step": [-1],
+            "seed": seeds,
+            "loss": [0.05] * n,
+            "output_variance": [50.0] * n,
+            "norm_per_layer": [norm] * n,
+            "diverged": [False] * n,
+            "diverged_step": [-1] * n,
         }
     )
-    args = dict(norm_paper=6.0, norm_factor=2.0, rank_tolerance=1, impact_max=0.1, fit_max=0.01)
-    good = ledger.fig1_claims(
-        _fig1_layers([9, 7, 5, 5, 4, 5, 8, 9, 9], [0.5] * 3 + [0.02] * 3 + [0.5] * 3),
-        runs,
-        4,
-        **args,
+
+
+def test_fig1_ledger_judges_rank_impact_and_norm_per_seed():
+    # depth 9: the middle layers are 4-6
+    good_ranks, good_impacts = [9, 7, 5, 4, 4, 4, 8, 9, 9], [0.5] * 3 + [0.02] * 3 + [0.5] * 3
+    bad_ranks, bad_impacts = [9, 7, 5, 5, 4, 4, 8, 9, 9], [0.5] * 3 + [0.3] * 3 + [0.5] * 3
+    layers = pd.concat(
+        [
+            _fig1_layers(good_ranks, good_impacts, 0),
+            _fig1_layers(good_ranks, good_impacts, 1),
+            _fig1_layers(bad_ranks, bad_impacts, 2),
+        ]
     )
-    assert (good.status == "pass").all()
-    bad = ledger.fig1_claims(
-        _fig1_layers([9, 7, 5, 5, 7, 5, 8, 9, 9], [0.5] * 3 + [0.3] * 3 + [0.5] * 3),
-        runs,
-        4,
-        **args,
-    )
-    assert bad.status.tolist() == ["pass", "pass", "fail", "fail", "pass"]
+    rows = judged(ledger.fig1_claims(layers, _fig1_runs([0, 1, 2]), 4))
+    status = dict(zip(rows.claim_id.str.split(".").str[-1], rows.status, strict=True))
+    assert status == {
+        "fits_data": "pass",
+        "norm_per_layer": "pass",
+        "middle_layers_rank": "mixed",  # the third seed reads rank 5 in layer 4
+        "middle_nonlinearity_impact": "mixed",
+        "no_divergence": "pass",
+    }
+    # the paper's ~6 within 50%: a norm of 10 is too far
+    rows = judged(ledger.fig1_claims(layers, _fig1_runs([0, 1, 2], norm=10.0), 4))
+    assert rows.status[rows.claim_id == "jacot2023.fig1.norm_per_layer"].item() == "fail"
 
 
 def test_fig2_ledger_wants_tripoints_shallow_and_none_deep():
     summary = pd.DataFrame(
         {
+            "seed": 0,
             "depth": [2, 2, 9, 9],
             "lam": [0, 1e-3, 0, 1e-3],
             "tripoints": [3, 0, 0, 1],
+            "train_accuracy": 1.0,
             "diverged": [False, False, False, True],
             "diverged_step": [-1, -1, -1, 40],
         }
     )
-    rows = ledger.fig2_claims(summary, shallow=2, deep=9)
+    rows = judged(ledger.fig2_claims(summary, shallow=2, deep=9))
     assert rows.status.tolist() == ["pass", "fail", "pass", "fail", "fail"]
-    assert rows.reproduced_value.iloc[-1] == "1 (at step 40)"
+    assert rows.reproduced_value.iloc[-1] == "1 (of 4; at step 40)"

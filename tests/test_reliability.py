@@ -116,8 +116,8 @@ def test_a_diverging_sweep_stops_early_and_is_shown_as_failed(workflow_copy, tmp
     # stopped at the first check of the flags, not after 249 more steps
     assert f"[adam step {engine.CHECK_EVERY}/250] every network diverged" in log
     ledger = pd.read_csv(workflow_copy / "results/jacot2022/claims/jacot2022_fig2.csv")
-    row = ledger[ledger.claim == "networks that diverged (NaN/inf loss)"].iloc[0]
-    assert row.status == "fail" and row.reproduced_value == "6 (at step 1)"
+    row = ledger[ledger.claim_id == "jacot2022.fig2.no_divergence"].iloc[0]
+    assert row.status == "fail" and row.reproduced_value == "6 (of 18; at step 1)"
     notebook = _read(workflow_copy / "results/notebooks/jacot2022_fig2.ipynb")
     assert (workflow_copy / "figures/jacot2022_fig2.png").stat().st_size > 5_000
     assert "6 run(s) diverged (NaN/inf at step 1), not plotted" in notebook  # the figure's note

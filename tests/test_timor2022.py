@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import judged
 
 from l2relu.seeding import derive_seed
 from l2relu.timor2022 import deep, fig1, ledger, regions, theory
@@ -175,24 +176,28 @@ def test_lemma6_on_an_exact_zero_loss_solution():
     ].any()
 
 
-def test_fig1_ledger_counts_and_fails_without_converged_runs():
+def test_fig1_ledger_counts_per_seed_and_fails_without_converged_runs():
     runs = pd.DataFrame(
         {
             "variant": ["paper_text"] * 4,
+            "claim_seed": [0, 0, 1, 1],
             "seed": range(4),
-            "loss": [0.0, 0.0, 0.5, 0.5],
+            "loss": [0.0, 0.0, 0.0, 0.5],
             "diverged": False,
             "diverged_step": -1,
-            "converged": [True, True, False, False],
-            "stable_rank_w1": [1.9, 1.5, 1.0, 1.0],
-            "stable_rank_w2": [1.9, 1.05, 1.0, 1.0],
+            "converged": [True, True, True, False],
+            "stable_rank_w1": [1.9, 1.5, 1.6, 1.0],
+            "stable_rank_w2": [1.9, 1.05, 1.5, 1.0],
         }
     )
-    _, rows = ledger.fig1(runs, stable_rank_floor=1.1)
-    status = dict(zip(rows.claim, rows.status, strict=True))
-    assert status["smallest stable rank of W(1) over converged runs (paper_text)"] == "pass"
-    assert status["smallest stable rank of W(2) over converged runs (paper_text)"] == "fail"
-    assert "2/4" in rows.reproduced_value.iloc[0]
+    _, measurements = ledger.fig1(runs)
+    rows = judged(measurements)
+    assert rows.status["timor2022.fig1.stable_rank_bounded_away_from_1|W(1), paper_text"] == "pass"
+    # seed 0's smallest W(2) stable rank is 1.05, seed 1's is 1.5
+    assert rows.status["timor2022.fig1.stable_rank_bounded_away_from_1|W(2), paper_text"] == "mixed"
+    assert "per seed 2/2, 1/2" in rows.reproduced_value["timor2022.fig1.converged_share|paper_text"]
     runs["converged"] = False
-    _, rows = ledger.fig1(runs, stable_rank_floor=1.1)
-    assert (rows[rows.claim.str.startswith("smallest")].status == "fail").all()
+    rows = judged(ledger.fig1(runs)[1])
+    assert (
+        rows.status[rows.claim_id == "timor2022.fig1.stable_rank_bounded_away_from_1"] == "fail"
+    ).all()

@@ -1,90 +1,145 @@
-"""The replication ledger: one row per number or property a paper states, measured on this
-run's outputs. Every row is made by one of the checks below, which decide pass or fail."""
+"""The replication ledger.
 
-import math
+What each paper states, and how a measurement is judged against it, is written in the claims
+registry (`workflow/claims/<paper>.yaml`, one entry per claim) before any number is measured.
+The ledger builders of each paper only measure: they return `Measurement`s keyed by a registry
+id, and `evaluate` turns them into ledger rows with the entry's criterion. Thresholds live in
+the registry and nowhere else.
+
+The kinds (empirical, exact, check) are explained in l2relu.registry.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+from statistics import median
 
 import pandas as pd
 
-COLUMNS = ["target", "claim", "paper_value", "reproduced_value", "tolerance", "status"]
+from l2relu.registry import Claim, RegistryError, finite, fmt, load_registry
+
+STATUSES = ("pass", "mixed", "fail")
+COLUMNS = [
+    "claim_id",
+    "target",
+    "kind",
+    "claim",
+    "paper_value",
+    "reproduced_value",
+    "tolerance",
+    "n_seeds",
+    "n_hold",
+    "status",
+]
 
 
-def _fmt(value, fmt: str) -> str:
-    if isinstance(value, str):
-        return value
-    if not _finite(value):
-        return "not measured" if value is None else str(value)
-    return fmt.format(value)
+# ---- measurements and rows ---------------------------------------------------------------------
+@dataclass
+class Measurement:
+    """What a ledger builder measured for one registry entry, in one case."""
+
+    claim_id: str
+    values: list  # one value per seed (or a single value where nothing is random)
+    case: str = ""  # which case of the claim: "N = 6", "mnist, lambda = 1e-4"; "" when one
+    ref: float | None = None  # the reference a criterion's 'ref' means (e.g. N^2/4)
+    detail: str = ""  # printed after the value: "64/288", "L = 6, 9"
 
 
-def _finite(value) -> bool:
-    try:
-        return math.isfinite(float(value))
-    except (TypeError, ValueError):
-        return False
+def measured(claim_id, values, case="", ref=None, detail="") -> Measurement:
+    """`values`: one number, or one per seed."""
+    if not isinstance(values, list | tuple):
+        values = [values]
+    values = [None if v is None else float(v) for v in values]
+    return Measurement(claim_id, values, case, None if ref is None else float(ref), detail)
 
 
-def _row(target, claim, paper_value, reproduced_value, tolerance, passed) -> dict:
+def seed_of_claim(seeds, first_seed: int, per_seed: int):
+    """Which seed of the claims each run belongs to, where every seed of the claims is a block
+    of `per_seed` consecutive run seeds from `first_seed` (a sweep of runs, or restarts)."""
+    return (pd.Series(seeds).to_numpy() - first_seed) // per_seed
+
+
+def diverged_runs(claim_id, runs, case="") -> Measurement:
+    """How many of `runs` (a table with diverged, diverged_step) had a NaN or infinite loss,
+    and at which steps (training stops a network there)."""
+    diverged = [bool(d) for d in runs.diverged]
+    steps = sorted({int(s) for s, d in zip(runs.diverged_step, diverged, strict=True) if d})
+    shown = ", ".join(map(str, steps[:5])) + (", ..." if len(steps) > 5 else "")
+    detail = f"of {len(diverged)}" + (
+        f"; at step{'s' if len(steps) > 1 else ''} {shown}" if steps else ""
+    )
+    return measured(claim_id, sum(diverged), case, detail=detail)
+
+
+def status_of(n_hold: int, n: int) -> str:
+    """pass when the criterion holds in every seed (in >= 80% of them from 5 seeds on), fail
+    when it holds in at most 20%, mixed otherwise."""
+    if n == 0:
+        return "fail"
+    share = n_hold / n
+    if share == 1 or (n >= 5 and share >= 0.8):
+        return "pass"
+    return "fail" if share <= 0.2 else "mixed"
+
+
+def _summary(values, spec) -> str:
+    """One value as it is; several (one per seed) as median [min, max]."""
+    if len(values) == 1:
+        return fmt(values[0], spec)
+    good = [v for v in values if finite(v)]
+    if not good:
+        return "not measured"
+    text = f"{fmt(median(good), spec)} [{fmt(min(good), spec)}, {fmt(max(good), spec)}]"
+    missing = len(values) - len(good)
+    return text + (f", {missing} not measured" if missing else "")
+
+
+def row(claim: Claim, m: Measurement) -> dict:
+    holds = [claim.criterion.holds(v, m.ref) for v in m.values]
+    shown = _summary(m.values, claim.format)
+    if m.detail:
+        shown = f"{shown} ({m.detail})"
     return {
-        "target": target,
-        "claim": claim,
-        "paper_value": paper_value,
-        "reproduced_value": reproduced_value,
-        "tolerance": tolerance,
-        "status": "pass" if passed else "fail",
+        "claim_id": claim.id,
+        "target": claim.target,
+        "kind": claim.kind,
+        "claim": claim.measure + (f", {m.case}" if m.case else ""),
+        "paper_value": claim.paper,
+        "reproduced_value": shown,
+        "tolerance": claim.criterion.describe(m.ref, claim.format),
+        "n_seeds": len(m.values),
+        "n_hold": sum(holds),
+        "status": status_of(sum(holds), len(m.values)),
     }
 
 
-def within(
-    target, claim, paper, measured, tol, fmt="{:.4g}", paper_text=None, measured_text=None
-) -> dict:
-    """Pass when |measured - paper| <= tol."""
-    ok = _finite(measured) and abs(measured - paper) <= tol
-    return _row(
-        target,
-        claim,
-        paper_text or _fmt(paper, fmt),
-        measured_text or _fmt(measured, fmt),
-        f"+-{_fmt(tol, fmt)}",
-        ok,
-    )
+def evaluate(registry: dict[str, Claim], measurements) -> pd.DataFrame:
+    """One target's ledger rows. Its measurements name entries of one target, and every entry
+    of that target has at least one measurement: anything else is an error."""
+    measurements = list(measurements)
+    if not measurements:
+        raise RegistryError("no measurements: a target measures at least one claim")
+    rows, seen = [], set()
+    for m in measurements:
+        claim = registry.get(m.claim_id)
+        if claim is None:
+            raise RegistryError(f"measured {m.claim_id!r}, which the claims registry lacks")
+        if not m.values:
+            raise RegistryError(f"{m.claim_id!r} ({m.case or 'no case'}): no values measured")
+        rows.append(row(claim, m))
+        seen.add(m.claim_id)
+    targets = {r["target"] for r in rows}
+    if len(targets) > 1:
+        raise RegistryError(f"measurements of several targets at once: {sorted(targets)}")
+    (target,) = targets
+    unmeasured = sorted(c.id for c in registry.values() if c.target == target and c.id not in seen)
+    if unmeasured:
+        raise RegistryError(f"{target}: registry entries without a row: {', '.join(unmeasured)}")
+    return table(rows)
 
 
-def at_least(target, claim, paper_text, measured, floor, fmt="{:.4g}", measured_text=None) -> dict:
-    """Pass when measured >= floor."""
-    ok = _finite(measured) and measured >= floor
-    return _row(
-        target,
-        claim,
-        paper_text,
-        measured_text or _fmt(measured, fmt),
-        f">= {_fmt(floor, fmt)}",
-        ok,
-    )
-
-
-def at_most(target, claim, paper_text, measured, ceiling, fmt="{:.4g}") -> dict:
-    """Pass when measured <= ceiling."""
-    ok = _finite(measured) and measured <= ceiling
-    return _row(target, claim, paper_text, _fmt(measured, fmt), f"<= {_fmt(ceiling, fmt)}", ok)
-
-
-def between(target, claim, paper_text, measured, lo, hi, fmt="{:.4g}") -> dict:
-    """Pass when lo <= measured <= hi."""
-    ok = _finite(measured) and lo <= measured <= hi
-    return _row(
-        target, claim, paper_text, _fmt(measured, fmt), f"in [{_fmt(lo, fmt)}, {_fmt(hi, fmt)}]", ok
-    )
-
-
-def no_divergence(target, claim, diverged, diverged_step) -> dict:
-    """Pass when no run's loss became NaN or infinite; the measured value names how many did
-    and at which steps (training stops a network there), e.g. "2 (at steps 0, 140)"."""
-    diverged = [bool(d) for d in diverged]
-    steps = sorted({int(s) for s, d in zip(diverged_step, diverged, strict=True) if d})
-    n = sum(diverged)
-    shown = ", ".join(map(str, steps[:5])) + (", ..." if len(steps) > 5 else "")
-    measured = f"{n} (at step{'s' if len(steps) > 1 else ''} {shown})" if n else "0"
-    return _row(target, claim, "none", measured, "<= 0", n == 0)
+def rows_from_registry(path, measurements) -> pd.DataFrame:
+    """evaluate() with the registry file of the measurements' paper."""
+    return evaluate(load_registry([Path(path)]), measurements)
 
 
 def table(rows: list[dict]) -> pd.DataFrame:
@@ -97,26 +152,41 @@ def ledger(frames: list[pd.DataFrame]) -> pd.DataFrame:
 
 
 def summary_markdown(ledger_df: pd.DataFrame) -> str:
-    """A short human summary: counts per target, then every failing row."""
+    """The headline a reviewer reads first: the empirical claims (the replication proper) per
+    paper, then the exact statements verified, then the checks; every row not passing after."""
+    df = ledger_df
     lines = ["# Replication ledger", ""]
-    n_pass = int((ledger_df.status == "pass").sum())
-    lines.append(f"{n_pass} of {len(ledger_df)} claims pass.")
-    lines += ["", "| target | pass | fail |", "|---|---|---|"]
-    for target, rows in ledger_df.groupby("target", sort=False):
-        passed = int((rows.status == "pass").sum())
-        lines.append(f"| {target} | {passed} | {len(rows) - passed} |")
-    failing = ledger_df[ledger_df.status != "pass"]
-    if len(failing):
+    empirical = df[df.kind == "empirical"]
+    counts = {s: int((empirical.status == s).sum()) for s in STATUSES}
+    lines.append(
+        f"**Empirical claims** (training or random data, over seeds): {len(empirical)} in all, "
+        f"{counts['pass']} replicated, {counts['mixed']} mixed, {counts['fail']} failed."
+    )
+    lines += ["", "| paper | replicated | mixed | failed |", "|---|---|---|---|"]
+    for paper, rows in empirical.groupby(empirical.target.str.split("_").str[0], sort=False):
+        n = {s: int((rows.status == s).sum()) for s in STATUSES}
+        lines.append(f"| {paper} | {n['pass']} | {n['mixed']} | {n['fail']} |")
+    for kind, title in (("exact", "Exact statements"), ("check", "Checks")):
+        rows = df[df.kind == kind]
+        lines += ["", f"**{title}**: {int((rows.status == 'pass').sum())} of {len(rows)} hold."]
+    lines += [
+        "",
+        "A claim passes when its criterion (see the claims registry) holds in every seed, from "
+        "5 seeds on in at least 80% of them; it fails when it holds in at most 20%; it is mixed "
+        "otherwise.",
+    ]
+    not_passing = df[df.status != "pass"]
+    if len(not_passing):
         lines += [
             "",
-            "## Failing claims",
+            "## Claims not replicated",
             "",
-            "| target | claim | paper | reproduced | tolerance |",
-            "|---|---|---|---|---|",
+            "| claim id | kind | claim | paper | reproduced | criterion | seeds holding | status |",
+            "|---|---|---|---|---|---|---|---|",
         ]
-        for r in failing.itertuples():
+        for r in not_passing.itertuples():
             lines.append(
-                f"| {r.target} | {r.claim} | {r.paper_value} | {r.reproduced_value} "
-                f"| {r.tolerance} |"
+                f"| {r.claim_id} | {r.kind} | {r.claim} | {r.paper_value} | {r.reproduced_value}"
+                f" | {r.tolerance} | {r.n_hold}/{r.n_seeds} | {r.status} |"
             )
     return "\n".join(lines) + "\n"

@@ -46,6 +46,15 @@ def largest_rise_on_log_scale(losses) -> float:
     return rise / drop if drop > 0 else (0.0 if rise == 0 else np.inf)
 
 
+def rise_beyond_spread(losses, spread) -> float:
+    """The largest rise of log10(loss) from one width to the next beyond `spread`, the training
+    noise at the wider width (in decades: the range of log10 loss over that width's trials);
+    <= 0 when no rise exceeds the noise. Losses and spreads in increasing width."""
+    logs = np.log10(np.asarray(losses, dtype=float))
+    excess = np.diff(logs) - np.asarray(spread, dtype=float)[1:]
+    return float(np.max(excess, initial=-np.inf)) if len(excess) else 0.0
+
+
 def with_running_best(losses: pd.DataFrame, curve: list[str]) -> pd.DataFrame:
     """Add `best`: along each curve (rows sharing the `curve` columns), the lowest objective
     found at any width <= this one. A network of width w contains every narrower one (zero the

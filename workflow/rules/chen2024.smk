@@ -20,6 +20,7 @@ CHEN_THEORY_LOG = CHEN_THEORY_RUN.replace("results/", "logs/", 1)
 
 rule construct_chen2024_fig1_layer:
     input:
+        registry=claims_registry("chen2024_fig1"),
         code=script_code("construct_chen2024_fig1_layer"),
     output:
         points=f"{CHEN_FIG1_RUN}/points.csv",
@@ -37,6 +38,7 @@ rule construct_chen2024_fig1_layer:
 
 rule compute_chen2024_fig2_map:
     input:
+        registry=claims_registry("chen2024_fig2"),
         code=script_code("compute_chen2024_fig2_map"),
     output:
         grid="results/chen2024/fig2/p{p}_h{h}_theta{theta}/grid.csv".format(
@@ -57,6 +59,7 @@ rule compute_chen2024_fig2_map:
 
 rule construct_chen2024_fig3_plan:
     input:
+        registry=claims_registry("chen2024_fig3"),
         code=script_code("construct_chen2024_fig3_plan"),
     output:
         points=f"{CHEN_FIG3_RUN}/points.csv",
@@ -76,6 +79,7 @@ rule construct_chen2024_fig3_plan:
 
 rule construct_chen2024_networks:
     input:
+        registry=claims_registry("chen2024_theory"),
         code=script_code("construct_chen2024_networks"),
     output:
         networks=f"{CHEN_THEORY_RUN}/networks.csv",
@@ -152,5 +156,5 @@ register_target(
         gd=rules.train_chen2024_gd.output.runs,
     ),
     zero_cost=CHEN_THEORY["zero_cost"],
-    float_zero=CHEN_THEORY["float_zero"],
+    float_zero=claim_ceiling("chen2024.theory.prop41_zero_cost"),
 )

@@ -32,6 +32,7 @@ from l2relu.configcheck import (
     unwritable,
 )
 from l2relu.jacot2022.sweeps import plateau_widths
+from l2relu.registry import RegistryError, load_registry
 
 # The jobs' software environment for `--sdm conda`: the runtime pins of pyproject.toml only.
 ENV = "../envs/l2relu.yaml"
@@ -138,6 +139,32 @@ def claims_rows(target):
     return f"results/{paper_of(target)}/claims/{target}.csv"
 
 
+# The claims registry: what each paper states and the criterion each ledger row is judged by,
+# one file per paper, checked at start-up (targets.smk).
+CLAIMS_DIR = WORKFLOW_DIR / "workflow" / "claims"
+
+
+def claims_registry(target):
+    """The registry file of `target`'s paper, an input of the job that writes its rows."""
+    return os.path.relpath(CLAIMS_DIR / f"{paper_of(target)}.yaml")
+
+
+def _load_claims():
+    """Every registry entry; a bad entry stops the run before any job, naming it."""
+    try:
+        return load_registry(sorted(CLAIMS_DIR.glob("*.yaml")))
+    except RegistryError as err:
+        raise WorkflowError(str(err)) from None
+
+
+CLAIMS = _load_claims()
+
+
+def claim_ceiling(claim_id):
+    """The largest value a claim's criterion accepts (a figure draws it as the ledger's bar)."""
+    return CLAIMS[claim_id].criterion.bounds()[1]
+
+
 def target_files(target):
     return figure_files(target) + [claims_rows(target), executed_notebook(target)]
 
@@ -171,6 +198,12 @@ def fmt_lam(lam):
 
 def seed_range(first, n):
     return f"{first}-{first + n - 1}"
+
+
+def seeds_from(first):
+    """The seeds of an experiment whose first seed is `first`: config `seeds` of them, over
+    which every empirical claim is measured."""
+    return list(range(first, first + config["seeds"]))
 
 
 def notebook_parameters(**extra):
@@ -210,9 +243,9 @@ def fit_params(section, depth, n_train, seeds):
     }
 
 
-def autoencoder_runs(run, section):
-    """The run paths of Fig. 3's shallow and deep autoencoder on one data set."""
-    return [run.format(**section[kind]) for kind in ("shallow", "deep")]
+def autoencoder_runs(run, section, seed):
+    """The run paths of Fig. 3's shallow and deep autoencoder on one data set (one seed)."""
+    return [run.format(seed=seed, **section[kind]) for kind in ("shallow", "deep")]
 
 
 def architecture_constraints(section):

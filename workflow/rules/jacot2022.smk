@@ -7,15 +7,24 @@ J22_PLATEAU_N = {
     "onehot": J22_THEORY["onehot_N"],
     "oned": J22_THEORY["oned_N"],
 }
-J22_PLATEAU_SEEDS = seed_range(J22_THEORY["seed"], J22_THEORY["restarts"])
-# One job per data set: every width, each width's restarts trained together.
+# One job per data set and seed of the claims: every width, each width's restarts trained
+# together (the seed's estimate of the minimum is the best restart).
+J22_PLATEAU_SEEDS = [
+    seed_range(s, J22_THEORY["restarts"])
+    for s in range(
+        J22_THEORY["seed"],
+        J22_THEORY["seed"] + config["seeds"] * J22_THEORY["restarts"],
+        J22_THEORY["restarts"],
+    )
+]
 J22_PLATEAU_RUN = "jacot2022/theory/plateau_{setting}/n{n}_d2_lam{lam}_s{seeds}"
 J22_PLATEAU_RUNS = [
     f"results/{J22_PLATEAU_RUN}/losses.csv".format(
-        setting=s, n=n, lam=fmt_lam(J22_THEORY["lam"]), seeds=J22_PLATEAU_SEEDS
+        setting=s, n=n, lam=fmt_lam(J22_THEORY["lam"]), seeds=seeds
     )
     for s, ns in J22_PLATEAU_N.items()
     for n in ns
+    for seeds in J22_PLATEAU_SEEDS
 ]
 J22_PROPOSITIONS = {
     k: f"results/jacot2022/theory/{k}.csv" for k in ("prop13", "remark23", "prop1", "prop19")
@@ -50,7 +59,7 @@ rule train_jacot2022_plateau:
         setting="|".join(J22_PLATEAU_N),
         n="|".join(str(n) for ns in J22_PLATEAU_N.values() for n in ns),
         lam=re.escape(fmt_lam(J22_THEORY["lam"])),
-        seeds=J22_PLATEAU_SEEDS,
+        seeds="|".join(J22_PLATEAU_SEEDS),
     conda:
         ENV
     threads: 1
@@ -66,7 +75,7 @@ rule train_jacot2022_plateau:
             "lam": J22_THEORY["lam"],
             "restarts": J22_THEORY["restarts"],
             "steps": J22_THEORY["steps"],
-            "seed": J22_THEORY["seed"],
+            "seed": int(wc.seeds.split("-")[0]),
         },
     script:
         "../scripts/train_jacot2022_plateau.py"
@@ -75,6 +84,7 @@ rule train_jacot2022_plateau:
 rule aggregate_jacot2022_theory:
     input:
         **J22_PROPOSITIONS,
+        registry=claims_registry("jacot2022_theory"),
         plateaus=J22_PLATEAU_RUNS,
         code=script_code("aggregate_jacot2022_theory"),
     output:
@@ -97,12 +107,12 @@ rule aggregate_jacot2022_theory:
 
 J22_FIG1 = config["jacot2022"]["fig1"]
 J22_FIG1_DATA = MNIST_DATA.format(**MNIST_SUBSETS["jacot2022.fig1"])
-J22_FIG1_RUN = "jacot2022/fig1/w{width}_d3_lam{lam}_s{seed}".format(
-    width=J22_FIG1["width"], lam=fmt_lam(J22_FIG1["lam"]), seed=J22_FIG1["seed"]
+# One run per seed; the figure draws the first seed's, the ledger measures every seed.
+J22_FIG1_RUN = "jacot2022/fig1/w{width}_d3_lam{lam}_s{{seed}}".format(
+    width=J22_FIG1["width"], lam=fmt_lam(J22_FIG1["lam"])
 )
-J22_FIG1_TRAINING = {
-    k: J22_FIG1[k] for k in ("digits", "width", "lam", "lr", "steps", "seed", "log_every")
-}
+J22_FIG1_SEEDS = seeds_from(J22_FIG1["seed"])
+J22_FIG1_TRAINING = {k: J22_FIG1[k] for k in ("digits", "width", "lam", "lr", "steps", "log_every")}
 J22_FIG1_TABLES = {
     k: f"results/{J22_FIG1_RUN}/{k}.csv" for k in ("points", "neurons", "rays", "layers")
 }
@@ -116,6 +126,8 @@ rule train_jacot2022_fig1:
         checkpoint=f"results/{J22_FIG1_RUN}/model.pt",
     log:
         f"logs/{J22_FIG1_RUN}/train.log",
+    wildcard_constraints:
+        seed="|".join(map(str, J22_FIG1_SEEDS)),
     conda:
         ENV
     # one thread: runs beside the one-thread sweeps instead of waiting for two free cores
@@ -124,7 +136,7 @@ rule train_jacot2022_fig1:
         **TORCH_TRAINING_RESOURCES,
     params:
         resume=resume_dir,
-        config=J22_FIG1_TRAINING,
+        config=lambda wc: J22_FIG1_TRAINING | {"seed": int(wc.seed)},
         device=config["device"],
     script:
         "../scripts/train_jacot2022_fig1.py"
@@ -137,16 +149,31 @@ rule compute_jacot2022_fig1_forces:
         code=script_code("compute_jacot2022_fig1_forces"),
     output:
         **J22_FIG1_TABLES,
-        claims=claims_rows("jacot2022_fig1"),
+        run=f"results/{J22_FIG1_RUN}/run.csv",
     log:
         f"logs/{J22_FIG1_RUN}/forces.log",
     conda:
         ENV
     params:
         forces={k: J22_FIG1[k] for k in ("eps", "ray_angle_deg")},
-        thresholds={k: J22_FIG1[k] for k in ("silhouette_min", "ray_mass_min", "balance_max")},
     script:
         "../scripts/compute_jacot2022_fig1_forces.py"
+
+
+rule aggregate_jacot2022_fig1:
+    input:
+        layers=expand(rules.compute_jacot2022_fig1_forces.output.layers, seed=J22_FIG1_SEEDS),
+        runs=expand(rules.compute_jacot2022_fig1_forces.output.run, seed=J22_FIG1_SEEDS),
+        registry=claims_registry("jacot2022_fig1"),
+        code=script_code("aggregate_jacot2022_fig1"),
+    output:
+        claims=claims_rows("jacot2022_fig1"),
+    log:
+        "logs/jacot2022/fig1/aggregate.log",
+    conda:
+        ENV
+    script:
+        "../scripts/aggregate_jacot2022_fig1.py"
 
 
 # ------------------------------------------------------------------------------ Fig. 2
@@ -161,14 +188,15 @@ J22_FIG2_DATA = {
         w="-".join(map(str, J22_FIG2_TEACHER["widths"])), **J22_FIG2_TEACHER
     ),
 }
-# One job per (data set, width): every lambda and trial of it trained together.
+# One job per (data set, width): every lambda and trial of it trained together. The trials are
+# the claims' seeds (3 in the paper), the figure draws the best of them at each width.
 J22_FIG2_RUN = "jacot2022/fig2/{dataset}/w{width}_d3_lam{lams}_s{seeds}"
 
 
 J22_FIG2_POINT = {
     d: {
         "lams": "+".join(fmt_lam(v) for v in panel["lams"]),
-        "seeds": seed_range(panel["seed"], panel["trials"]),
+        "seeds": seed_range(panel["seed"], config["seeds"]),
     }
     for d, panel in J22_FIG2_PANELS.items()
 }
@@ -230,6 +258,7 @@ rule train_jacot2022_fig2:
             "width": int(wc.width),
             "log_every": J22_FIG2["log_every"],
             "dtype": J22_FIG2["dtype"],
+            "trials": config["seeds"],
         },
         device=config["device"],
     script:
@@ -238,6 +267,7 @@ rule train_jacot2022_fig2:
 
 rule aggregate_jacot2022_fig2:
     input:
+        registry=claims_registry("jacot2022_fig2"),
         runs=J22_FIG2_RUNS,
         code=script_code("aggregate_jacot2022_fig2"),
     output:
@@ -250,8 +280,6 @@ rule aggregate_jacot2022_fig2:
         ENV
     params:
         onset_drop_fraction=J22_FIG2["onset_drop_fraction"],
-        onset_factor=J22_FIG2["onset_factor"],
-        rise_drop_fraction=J22_FIG2["rise_drop_fraction"],
     script:
         "../scripts/aggregate_jacot2022_fig2.py"
 
@@ -271,9 +299,9 @@ register_target(
 register_target(
     "jacot2022_fig1",
     "jacot2022 Fig. 1: attraction and repulsion of the hidden representations, depth 3, MNIST 7-8-9",
-    tables=dict(
-        **{k: v for k, v in J22_FIG1_TABLES.items() if k != "layers"},
-    ),
+    tables={
+        k: v.format(seed=J22_FIG1_SEEDS[0]) for k, v in J22_FIG1_TABLES.items() if k != "layers"
+    },
 )
 
 register_target(

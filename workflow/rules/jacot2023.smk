@@ -11,8 +11,12 @@ J23_TASK_ID = "latent{latent}_in{d_in}_out{d_out}_k{true_rank}_g{width}_s{seed}"
 # ------------------------------------------------------------------------------ Fig. 1, KRR
 
 J23_FIG1 = J23["fig1"]
-J23_FIG1_RUN = "jacot2023/fig1/{task}/w{width}_d{depth}_n{n_train}_lam{lam}_s{seed}".format(
-    task=J23_TASK_ID, **J23_FIG1 | {"lam": fmt_lam(J23_FIG1["lam"])}
+# The claims' seeds, trained together in one job; the figure draws the first.
+J23_FIG1_SEEDS = seeds_from(J23_FIG1["seed"])
+J23_FIG1_RUN = "jacot2023/fig1/{task}/w{width}_d{depth}_n{n_train}_lam{lam}_s{seeds}".format(
+    task=J23_TASK_ID,
+    seeds=seed_range(J23_FIG1["seed"], config["seeds"]),
+    **J23_FIG1 | {"lam": fmt_lam(J23_FIG1["lam"])},
 )
 
 
@@ -36,7 +40,7 @@ rule train_jacot2023_fig1:
     params:
         resume=resume_dir,
         task=J23_TASK,
-        fit=fit_params(J23_FIG1, J23_FIG1["depth"], J23_FIG1["n_train"], [J23_FIG1["seed"]]),
+        fit=fit_params(J23_FIG1, J23_FIG1["depth"], J23_FIG1["n_train"], J23_FIG1_SEEDS),
         device=config["device"],
     script:
         "../scripts/train_jacot2023_regression.py"
@@ -44,6 +48,7 @@ rule train_jacot2023_fig1:
 
 rule analyze_jacot2023_fig1:
     input:
+        registry=claims_registry("jacot2023_fig1"),
         checkpoint=rules.train_jacot2023_fig1.output.checkpoint,
         runs=rules.train_jacot2023_fig1.output.runs,
         code=script_code("analyze_jacot2023_fig1"),
@@ -57,10 +62,6 @@ rule analyze_jacot2023_fig1:
         ENV
     params:
         analysis={k: J23_FIG1[k] for k in ("n_values", "rank_rel_tol")},
-        thresholds={
-            k: J23_FIG1[k]
-            for k in ("norm_paper", "norm_factor", "rank_tolerance", "impact_max", "fit_max")
-        },
     script:
         "../scripts/analyze_jacot2023_fig1.py"
 
@@ -73,7 +74,9 @@ J23_KRR_DIR = "results/{run}/krr_ridge{ridge}_t{n_test}".format(
 
 rule compute_jacot2023_krr:
     input:
+        registry=claims_registry("jacot2023_krr"),
         checkpoint=rules.train_jacot2023_fig1.output.checkpoint,
+        runs=rules.train_jacot2023_fig1.output.runs,
         code=script_code("compute_jacot2023_krr"),
     output:
         spectra=f"{J23_KRR_DIR}/jacobian_spectra.csv",
@@ -85,7 +88,7 @@ rule compute_jacot2023_krr:
         ENV
     params:
         krr=J23_KRR,
-        rank_tolerance=J23_FIG1["rank_tolerance"],
+        n_values=J23_FIG1["n_values"],
     script:
         "../scripts/compute_jacot2023_krr.py"
 
@@ -93,11 +96,11 @@ rule compute_jacot2023_krr:
 # ------------------------------------------------------------------------------ depth sweep
 
 J23_DEPTH = J23["depth"]
-J23_DEPTH_SEEDS = list(range(J23_DEPTH["seeds"]))
+J23_DEPTH_SEEDS = seeds_from(0)
 # One job per (depth, N): its seeds trained together.
 J23_DEPTH_RUN = (
     f"jacot2023/depth/{J23_TASK_ID}/w{J23_DEPTH['width']}_d{{depth}}_n{{n_train}}"
-    f"_lam{fmt_lam(J23_DEPTH['lam'])}_s{seed_range(0, J23_DEPTH['seeds'])}"
+    f"_lam{fmt_lam(J23_DEPTH['lam'])}_s{seed_range(0, config['seeds'])}"
 )
 J23_DEPTH_RUNS = [
     J23_DEPTH_RUN.format(depth=d, n_train=n)
@@ -135,6 +138,7 @@ rule train_jacot2023_depth:
 
 rule aggregate_jacot2023_depth:
     input:
+        registry=claims_registry("jacot2023_depth"),
         checkpoints=[f"results/{run}/model.pt" for run in J23_DEPTH_RUNS],
         runs=[f"results/{run}/runs.csv" for run in J23_DEPTH_RUNS],
         code=script_code("aggregate_jacot2023_depth"),
@@ -147,7 +151,6 @@ rule aggregate_jacot2023_depth:
         ENV
     params:
         rank_rel_tol=J23_DEPTH["rank_rel_tol"],
-        rank_tolerance=J23_FIG1["rank_tolerance"],
     script:
         "../scripts/aggregate_jacot2023_depth.py"
 
@@ -159,14 +162,18 @@ J23_FIG2_DATA = {
     k: J23_FIG2[k]
     for k in ("classes", "per_class", "amplitude", "spacing", "noise", "seed", "grid")
 }
+# A seed draws the data set and the initializations: one data set per seed of the claims, the
+# figure draws the first.
+J23_FIG2_SEEDS = seeds_from(J23_FIG2["seed"])
 J23_FIG2_SET = (
-    "{shape}_c{classes}_n{per_class}_a{amplitude}_sp{spacing}_noise{noise}_s{seed}"
+    "{shape}_c{classes}_n{per_class}_a{amplitude}_sp{spacing}_noise{noise}_s{{seed}}"
 ).format(**J23_FIG2)
 J23_FIG2_RUN = (
     f"jacot2023/fig2/{J23_FIG2_SET}/w{J23_FIG2['width']}_d{{depth}}"
-    f"_lam{'+'.join(fmt_lam(v) for v in J23_FIG2['lams'])}_s{J23_FIG2['seed']}"
+    f"_lam{'+'.join(fmt_lam(v) for v in J23_FIG2['lams'])}"
 )
 J23_FIG2_DEPTHS = (J23_FIG2["shallow_depth"], J23_FIG2["deep_depth"])
+J23_FIG2_ALL = J23_FIG2_SET.format(seed=seed_range(J23_FIG2["seed"], config["seeds"]))
 
 
 rule train_jacot2023_fig2:
@@ -179,6 +186,7 @@ rule train_jacot2023_fig2:
         f"logs/{J23_FIG2_RUN}.log",
     wildcard_constraints:
         depth="|".join(map(str, J23_FIG2_DEPTHS)),
+        seed="|".join(map(str, J23_FIG2_SEEDS)),
     conda:
         ENV
     threads: 1
@@ -186,7 +194,7 @@ rule train_jacot2023_fig2:
         **TORCH_TRAINING_RESOURCES,
     params:
         resume=resume_dir,
-        data=J23_FIG2_DATA,
+        data=lambda wc: J23_FIG2_DATA | {"seed": int(wc.seed)},
         width=J23_FIG2["width"],
         lams=J23_FIG2["lams"],
         phases=J23_FIG2["phases"],
@@ -197,20 +205,22 @@ rule train_jacot2023_fig2:
 
 rule aggregate_jacot2023_fig2:
     input:
-        summaries=[
-            rules.train_jacot2023_fig2.output.summary.format(depth=d) for d in J23_FIG2_DEPTHS
-        ],
+        registry=claims_registry("jacot2023_fig2"),
+        summaries=expand(
+            rules.train_jacot2023_fig2.output.summary, depth=J23_FIG2_DEPTHS, seed=J23_FIG2_SEEDS
+        ),
         code=script_code("aggregate_jacot2023_fig2"),
     output:
-        points=f"results/jacot2023/fig2/{J23_FIG2_SET}/points.csv",
-        summary=f"results/jacot2023/fig2/{J23_FIG2_SET}/summary.csv",
+        points=f"results/jacot2023/fig2/{J23_FIG2_ALL}/points.csv",
+        summary=f"results/jacot2023/fig2/{J23_FIG2_ALL}/summary.csv",
         claims=claims_rows("jacot2023_fig2"),
     log:
-        f"logs/jacot2023/fig2/{J23_FIG2_SET}/aggregate.log",
+        f"logs/jacot2023/fig2/{J23_FIG2_ALL}/aggregate.log",
     conda:
         ENV
     params:
-        data=J23_FIG2_DATA,
+        # the drawn seed's data
+        data=J23_FIG2_DATA | {"seed": J23_FIG2_SEEDS[0]},
         depths={"shallow": J23_FIG2["shallow_depth"], "deep": J23_FIG2["deep_depth"]},
     script:
         "../scripts/aggregate_jacot2023_fig2.py"
@@ -222,10 +232,14 @@ J23_FIG3 = J23["fig3"]
 J23_CURVE = J23_FIG3["curve"]
 J23_MNIST = J23_FIG3["mnist"]
 J23_LAM = fmt_lam(J23_FIG3["lam"])
-J23_CURVE_SET = "curve_g{curve_width}_n{n_train}_r{n_random}_s{seed}".format(**J23_CURVE)
+# A seed draws the curve (or the noise), the points and the initialization: one data set per
+# seed of the claims, the figure draws the first.
+J23_CURVE_SEEDS = seeds_from(J23_CURVE["seed"])
+J23_CURVE_SET = "curve_g{curve_width}_n{n_train}_r{n_random}_s{{seed}}".format(**J23_CURVE)
 J23_CURVE_RUN = f"jacot2023/fig3/{J23_CURVE_SET}/w{{width}}_d{{depth}}_lam{J23_LAM}"
 J23_MNIST_SUBSET = MNIST_SUBSETS["jacot2023.fig3.mnist"]
-J23_MNIST_SET = "mnist_n{n_train}_t{n_noisy}_noise{noise}_s{seed}".format(**J23_MNIST)
+J23_MNIST_SEEDS = seeds_from(J23_MNIST["seed"])
+J23_MNIST_SET = "mnist_n{n_train}_t{n_noisy}_noise{noise}_s{{seed}}".format(**J23_MNIST)
 J23_MNIST_RUN = f"jacot2023/fig3/{J23_MNIST_SET}/w{{width}}_d{{depth}}_lam{J23_LAM}"
 
 
@@ -239,6 +253,7 @@ rule train_jacot2023_fig3_curve:
         f"logs/{J23_CURVE_RUN}.log",
     wildcard_constraints:
         **architecture_constraints(J23_CURVE),
+        seed="|".join(map(str, J23_CURVE_SEEDS)),
     conda:
         ENV
     threads: 1
@@ -246,7 +261,8 @@ rule train_jacot2023_fig3_curve:
         **TORCH_TRAINING_RESOURCES,
     params:
         resume=resume_dir,
-        data={k: J23_CURVE[k] for k in ("curve_width", "n_train", "n_random", "seed")},
+        data=lambda wc: {k: J23_CURVE[k] for k in ("curve_width", "n_train", "n_random")}
+        | {"seed": int(wc.seed)},
         lam=J23_FIG3["lam"],
         phases=J23_CURVE["phases"],
         device=config["device"],
@@ -265,6 +281,7 @@ rule train_jacot2023_fig3_mnist:
         f"logs/{J23_MNIST_RUN}.log",
     wildcard_constraints:
         **architecture_constraints(J23_MNIST),
+        seed="|".join(map(str, J23_MNIST_SEEDS)),
     conda:
         ENV
     threads: 1
@@ -274,7 +291,7 @@ rule train_jacot2023_fig3_mnist:
         resume=resume_dir,
         lam=J23_FIG3["lam"],
         phases=J23_MNIST["phases"],
-        noise={k: J23_MNIST[k] for k in ("noise", "n_noisy", "seed")},
+        noise=lambda wc: {k: J23_MNIST[k] for k in ("noise", "n_noisy")} | {"seed": int(wc.seed)},
         device=config["device"],
     script:
         "../scripts/train_jacot2023_fig3_mnist.py"
@@ -282,8 +299,17 @@ rule train_jacot2023_fig3_mnist:
 
 rule aggregate_jacot2023_fig3:
     input:
-        curve=[f"results/{run}/summary.csv" for run in autoencoder_runs(J23_CURVE_RUN, J23_CURVE)],
-        mnist=[f"results/{run}/summary.csv" for run in autoencoder_runs(J23_MNIST_RUN, J23_MNIST)],
+        registry=claims_registry("jacot2023_fig3"),
+        curve=[
+            f"results/{run}/summary.csv"
+            for seed in J23_CURVE_SEEDS
+            for run in autoencoder_runs(J23_CURVE_RUN, J23_CURVE, seed)
+        ],
+        mnist=[
+            f"results/{run}/summary.csv"
+            for seed in J23_MNIST_SEEDS
+            for run in autoencoder_runs(J23_MNIST_RUN, J23_MNIST, seed)
+        ],
         code=script_code("aggregate_jacot2023_fig3"),
     output:
         summary="results/jacot2023/fig3/summary.csv",
@@ -292,8 +318,6 @@ rule aggregate_jacot2023_fig3:
         "logs/jacot2023/fig3/aggregate.log",
     conda:
         ENV
-    params:
-        ratio_max=J23_FIG3["ratio_max"],
     script:
         "../scripts/aggregate_jacot2023_fig3.py"
 
@@ -336,7 +360,8 @@ register_target(
     "jacot2023 Fig. 2: class regions of shallow and deep networks, with and without L2",
     tables=dict(
         regions=[
-            rules.train_jacot2023_fig2.output.regions.format(depth=d) for d in J23_FIG2_DEPTHS
+            rules.train_jacot2023_fig2.output.regions.format(depth=d, seed=J23_FIG2_SEEDS[0])
+            for d in J23_FIG2_DEPTHS
         ],
         points=rules.aggregate_jacot2023_fig2.output.points,
         summary=rules.aggregate_jacot2023_fig2.output.summary,
@@ -347,8 +372,13 @@ register_target(
     "jacot2023_fig3",
     "jacot2023 Fig. 3: deep and shallow autoencoders on MNIST and on a curve in the plane",
     tables=dict(
-        curve=[f"results/{run}/outputs.csv" for run in autoencoder_runs(J23_CURVE_RUN, J23_CURVE)],
-        images=rules.train_jacot2023_fig3_mnist.output.images.format(**J23_MNIST["deep"]),
+        curve=[
+            f"results/{run}/outputs.csv"
+            for run in autoencoder_runs(J23_CURVE_RUN, J23_CURVE, J23_CURVE_SEEDS[0])
+        ],
+        images=rules.train_jacot2023_fig3_mnist.output.images.format(
+            **J23_MNIST["deep"], seed=J23_MNIST_SEEDS[0]
+        ),
         summary=rules.aggregate_jacot2023_fig3.output.summary,
     ),
     curve_width=J23_CURVE["curve_width"],

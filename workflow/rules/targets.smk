@@ -1,5 +1,6 @@
 # Every registered target's notebook rule and target rule, and the check of the config's
-# `targets` against the registry. Included after every paper's rules file.
+# `targets` and of the claims registry against the target registry. Included after every
+# paper's rules file.
 
 
 def _check_targets():
@@ -12,6 +13,23 @@ def _check_targets():
 
 
 _check_targets()
+
+
+def _check_claims():
+    """Every registry entry names a registered target, and every target has entries: else the
+    run stops before any job, naming them."""
+    for claim in CLAIMS.values():
+        if claim.target not in TARGETS:
+            raise WorkflowError(
+                f"claims registry, entry {claim.id!r}: target {claim.target!r} is not one of "
+                f"{sorted(TARGETS)}"
+            )
+    unclaimed = sorted(set(TARGETS) - {c.target for c in CLAIMS.values()})
+    if unclaimed:
+        raise WorkflowError(f"claims registry: no entry for target(s) {', '.join(unclaimed)}")
+
+
+_check_claims()
 
 
 for _target in TARGETS.values():

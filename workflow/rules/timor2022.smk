@@ -5,8 +5,12 @@ TIMOR = config["timor2022"]
 TIMOR_FIG1 = TIMOR["fig1"]
 TIMOR_DEEP = TIMOR["theory"]["deep"]
 TIMOR_FIG1_VARIANTS = ["paper_text", "author_code"]
-TIMOR_FIG1_SEEDS = seed_range(TIMOR_FIG1["first_seed"], TIMOR_FIG1["n_runs"])
-TIMOR_DEEP_SEEDS = seed_range(TIMOR_DEEP["first_seed"], TIMOR_DEEP["n_seeds"])
+# A seed of Fig. 1's claims is a sweep of n_runs runs; a seed of Theorems 4-5's is `restarts`
+# initializations. All of them are trained in one job.
+TIMOR_FIG1_RUNS_IN_ALL = TIMOR_FIG1["n_runs"] * config["seeds"]
+TIMOR_FIG1_SEEDS = seed_range(TIMOR_FIG1["first_seed"], TIMOR_FIG1_RUNS_IN_ALL)
+TIMOR_DEEP_NETWORKS = TIMOR_DEEP["restarts"] * config["seeds"]
+TIMOR_DEEP_SEEDS = seed_range(TIMOR_DEEP["first_seed"], TIMOR_DEEP_NETWORKS)
 TIMOR_DEEP_LAM = {4: TIMOR_DEEP["lam_theorem4"], 5: TIMOR_DEEP["lam_theorem5"]}
 # One sweep point of Fig. 1 holds all its seeds: the engine trains them together.
 TIMOR_FIG1_RUN = "timor2022/fig1/{variant}/w2_d2_lam0_s{seeds}"
@@ -38,10 +42,8 @@ rule train_timor2022_fig1:
     resources:
         **TRAINING_RESOURCES,
     params:
-        config=lambda wc: {
-            k: v for k, v in TIMOR_FIG1.items() if k not in ("log_every", "stable_rank_floor")
-        }
-        | {"variant": wc.variant},
+        config=lambda wc: {k: v for k, v in TIMOR_FIG1.items() if k != "log_every"}
+        | {"variant": wc.variant, "n_runs": TIMOR_FIG1_RUNS_IN_ALL},
         log_every=TIMOR_FIG1["log_every"],
     script:
         "../scripts/train_timor2022_fig1.py"
@@ -72,9 +74,13 @@ rule train_timor2022_deep:
         deep=lambda wc: {
             k: v
             for k, v in TIMOR_DEEP.items()
-            if k not in ("depths", "lam_theorem4", "lam_theorem5")
+            if k not in ("depths", "lam_theorem4", "lam_theorem5", "restarts")
         }
-        | {"depth": int(wc.depth), "lam": TIMOR_DEEP_LAM[int(wc.theorem)]},
+        | {
+            "depth": int(wc.depth),
+            "lam": TIMOR_DEEP_LAM[int(wc.theorem)],
+            "n_seeds": TIMOR_DEEP_NETWORKS,
+        },
         device=config["device"],
     script:
         "../scripts/train_timor2022_deep.py"
@@ -85,6 +91,7 @@ rule train_timor2022_deep:
 
 rule compute_timor2022_fig2_regions:
     input:
+        registry=claims_registry("timor2022_fig2"),
         code=script_code("compute_timor2022_fig2_regions"),
     output:
         regions="results/timor2022/fig2/regions.csv",
@@ -104,6 +111,7 @@ rule compute_timor2022_fig2_regions:
 
 rule compute_timor2022_fig3_regions:
     input:
+        registry=claims_registry("timor2022_fig3"),
         code=script_code("compute_timor2022_fig3_regions"),
     output:
         regions="results/timor2022/fig3/regions.csv",
@@ -141,6 +149,7 @@ rule construct_timor2022_theorem1:
 
 rule aggregate_timor2022_fig1:
     input:
+        registry=claims_registry("timor2022_fig1"),
         code=script_code("aggregate_timor2022_fig1"),
         runs=TIMOR_FIG1_RUNS,
     output:
@@ -151,13 +160,15 @@ rule aggregate_timor2022_fig1:
     conda:
         ENV
     params:
-        stable_rank_floor=TIMOR_FIG1["stable_rank_floor"],
+        first_seed=TIMOR_FIG1["first_seed"],
+        runs_per_seed=TIMOR_FIG1["n_runs"],
     script:
         "../scripts/aggregate_timor2022_fig1.py"
 
 
 rule aggregate_timor2022_theory:
     input:
+        registry=claims_registry("timor2022_theory"),
         code=script_code("aggregate_timor2022_theory"),
         theorem1=rules.construct_timor2022_theorem1.output.table,
         deep=expand(
@@ -180,6 +191,10 @@ rule aggregate_timor2022_theory:
     params:
         x1=TIMOR_FIG1["x1"],
         x2=TIMOR_FIG1["x2"],
+        fig1_first_seed=TIMOR_FIG1["first_seed"],
+        fig1_runs_per_seed=TIMOR_FIG1["n_runs"],
+        deep_first_seed=TIMOR_DEEP["first_seed"],
+        deep_restarts=TIMOR_DEEP["restarts"],
     script:
         "../scripts/aggregate_timor2022_theory.py"
 

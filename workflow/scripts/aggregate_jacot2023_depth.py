@@ -6,6 +6,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
+from l2relu.claims import rows_from_registry  # noqa: E402
 from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 from l2relu.jacot2023.data import LatentTask  # noqa: E402
@@ -23,5 +24,5 @@ for checkpoint_path, runs_path in zip(
 sweep = pd.concat(tables, ignore_index=True)
 print(sweep.to_string(), file=sys.stderr)
 write_table(sweep, snakemake.output.sweep)
-rows = ledger.depth_claims(sweep, task.true_rank, snakemake.params.rank_tolerance)
-write_table(rows, snakemake.output.claims)
+measurements = ledger.depth_claims(sweep, task.true_rank)
+write_table(rows_from_registry(snakemake.input.registry, measurements), snakemake.output.claims)

@@ -7,6 +7,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
+from l2relu.claims import rows_from_registry  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 
@@ -24,4 +25,7 @@ summary = pd.concat(
 )
 print(summary.to_string(), file=sys.stderr)
 write_table(summary, snakemake.output.summary)
-write_table(ledger.fig3_claims(summary, snakemake.params.ratio_max), snakemake.output.claims)
+write_table(
+    rows_from_registry(snakemake.input.registry, ledger.fig3_claims(summary)),
+    snakemake.output.claims,
+)

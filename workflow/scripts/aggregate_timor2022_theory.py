@@ -1,4 +1,4 @@
-"""Collect timor2022's theorem checks; measure their claims."""
+"""Collect timor2022's theorem checks; measure their claims per seed."""
 
 import sys
 
@@ -6,14 +6,17 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
+from l2relu.claims import rows_from_registry, seed_of_claim  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 from l2relu.timor2022 import ledger  # noqa: E402
 
+p = snakemake.params
 theorem1 = pd.read_csv(snakemake.input.theorem1)
-deep = ledger.mark_best(
-    pd.concat([pd.read_csv(p) for p in snakemake.input.deep], ignore_index=True)
-)
-fig1_runs = pd.concat([pd.read_csv(p) for p in snakemake.input.fig1_runs], ignore_index=True)
-rows = ledger.theory_claims(theorem1, deep, fig1_runs, snakemake.params.x1, snakemake.params.x2)
+deep = pd.concat([pd.read_csv(f) for f in snakemake.input.deep], ignore_index=True)
+deep["claim_seed"] = seed_of_claim(deep.seed, p.deep_first_seed, p.deep_restarts)
+deep = ledger.mark_best(deep)
+fig1_runs = pd.concat([pd.read_csv(f) for f in snakemake.input.fig1_runs], ignore_index=True)
+fig1_runs["claim_seed"] = seed_of_claim(fig1_runs.seed, p.fig1_first_seed, p.fig1_runs_per_seed)
+measurements = ledger.theory_claims(theorem1, deep, fig1_runs, p.x1, p.x2)
 write_table(deep, snakemake.output.deep)
-write_table(rows, snakemake.output.claims)
+write_table(rows_from_registry(snakemake.input.registry, measurements), snakemake.output.claims)

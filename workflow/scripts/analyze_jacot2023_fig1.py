@@ -1,5 +1,5 @@
-"""Fig. 1's panels from the trained network: singular values of every Z_l and W_l, the
-nonlinearity's impact per layer, and the ledger rows."""
+"""Fig. 1's panels from every seed's trained network: singular values of every Z_l and W_l,
+the nonlinearity's impact per layer; and the ledger rows over the seeds."""
 
 import sys
 
@@ -7,6 +7,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
+from l2relu.claims import rows_from_registry  # noqa: E402
 from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 from l2relu.jacot2023.data import LatentTask  # noqa: E402
@@ -16,10 +17,15 @@ checkpoint = load_checkpoint(snakemake.input.checkpoint)
 arrays = {k: v.numpy() for k, v in checkpoint["arrays"].items()}
 task = LatentTask(**checkpoint["config"]["task"])
 x, _, _ = task.sample(checkpoint["config"]["fit"]["n_train"])
-spectra, layers = fig1_tables(arrays, x, **snakemake.params.analysis)
+runs = pd.read_csv(snakemake.input.runs)
+spectra, layers = [], []
+for index, seed in enumerate(runs.seed):
+    s, layer = fig1_tables(arrays, x, **snakemake.params.analysis, index=index)
+    spectra.append(s.assign(seed=seed))
+    layers.append(layer.assign(seed=seed))
+spectra, layers = pd.concat(spectra, ignore_index=True), pd.concat(layers, ignore_index=True)
 print(layers.to_string(), file=sys.stderr)
 write_table(spectra, snakemake.output.spectra)
 write_table(layers, snakemake.output.layers)
-runs = pd.read_csv(snakemake.input.runs)
-rows = ledger.fig1_claims(layers, runs, task.true_rank, **snakemake.params.thresholds)
-write_table(rows, snakemake.output.claims)
+measurements = ledger.fig1_claims(layers, runs, task.true_rank)
+write_table(rows_from_registry(snakemake.input.registry, measurements), snakemake.output.claims)

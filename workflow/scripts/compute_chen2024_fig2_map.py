@@ -6,12 +6,13 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from l2relu.chen2024 import ledger  # noqa: E402
 from l2relu.chen2024.figures import Fig2Config, fig2_grid  # noqa: E402
+from l2relu.claims import rows_from_registry  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 
 config = dict(snakemake.params.config)
-tol = config.pop("tol")
 grid, layer = fig2_grid(Fig2Config(**config | {"base_point": tuple(config["base_point"])}))
 print(f"W = {layer['w'].tolist()}, b = {layer['b'].tolist()}", file=sys.stderr)
 write_table(grid, snakemake.output.grid)
-rows = ledger.fig2_claims(grid, layer["p"], layer["h"], layer["theta"], tol)
+measurements = ledger.fig2_claims(grid, layer["p"], layer["h"], layer["theta"])
+rows = rows_from_registry(snakemake.input.registry, measurements)
 write_table(rows, snakemake.output.claims)

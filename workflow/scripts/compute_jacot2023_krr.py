@@ -1,32 +1,46 @@
-"""Kernel ridge regression on Fig. 1's task and the singular values of its Jacobian at test
-points, against those of the trained deep network (App. D.1)."""
+"""Kernel ridge regression on Fig. 1's task (the task drawn from each of the claims' seeds) and
+the singular values of its Jacobian at test points, against those of every seed's trained deep
+network (App. D.1)."""
 
 import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
+import pandas as pd  # noqa: E402
+
+from l2relu.claims import rows_from_registry  # noqa: E402
 from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 from l2relu.jacot2023.data import LatentTask  # noqa: E402
-from l2relu.jacot2023.regression import jacobian_comparison  # noqa: E402
+from l2relu.jacot2023.regression import krr_spectra, network_spectra  # noqa: E402
 
 checkpoint = load_checkpoint(snakemake.input.checkpoint)
 arrays = {k: v.numpy() for k, v in checkpoint["arrays"].items()}
-task = LatentTask(**checkpoint["config"]["task"])
+task_config = checkpoint["config"]["task"]
+task = LatentTask(**task_config)
+n_train = checkpoint["config"]["fit"]["n_train"]
 params = snakemake.params.krr
-spectra, fits = jacobian_comparison(
-    arrays, task, checkpoint["config"]["fit"]["n_train"], params["n_test"], params["ridge"]
-)
+runs = pd.read_csv(snakemake.input.runs)
+spectra, fits = [], []
+for index, seed in enumerate(runs.seed):
+    # KRR has no initialization: its seeds are those of the task's random draw
+    krr_task = LatentTask(**task_config | {"seed": task_config["seed"] + index})
+    for s, f in (
+        krr_spectra(krr_task, n_train, params["n_test"], params["ridge"]),
+        network_spectra(arrays, index, task, params["n_test"]),
+    ):
+        spectra.append(s.assign(seed=seed))
+        fits.append(f.assign(seed=seed))
+spectra, fits = pd.concat(spectra, ignore_index=True), pd.concat(fits, ignore_index=True)
 print(fits.to_string(), file=sys.stderr)
 write_table(spectra, snakemake.output.spectra)
 write_table(fits, snakemake.output.fits)
-rows = ledger.krr_claims(
+measurements = ledger.krr_claims(
     spectra,
     task.d_in,
     task.d_out,
     task.true_rank,
     params["exact_rel_tol"],
-    params["approx_rel_tol"],
-    snakemake.params.rank_tolerance,
+    snakemake.params.n_values,
 )
-write_table(rows, snakemake.output.claims)
+write_table(rows_from_registry(snakemake.input.registry, measurements), snakemake.output.claims)

@@ -4,6 +4,7 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
+from l2relu.claims import rows_from_registry  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 from l2relu.timor2022 import fig1, ledger, regions  # noqa: E402
 
@@ -11,4 +12,5 @@ p = snakemake.params
 x, _ = fig1.data(p.x1, p.x2)
 table = regions.fig2_table(x[:, 0], x[:, 1], p.extent, p.grid_size)
 write_table(table, snakemake.output.regions)
-write_table(ledger.fig2(table, p.x1, p.x2, p.extent, p.grid_size), snakemake.output.claims)
+measurements = ledger.fig2(table, p.x1, p.x2, p.extent, p.grid_size)
+write_table(rows_from_registry(snakemake.input.registry, measurements), snakemake.output.claims)

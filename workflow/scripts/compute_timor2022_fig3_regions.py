@@ -4,6 +4,7 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
+from l2relu.claims import rows_from_registry  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 from l2relu.timor2022 import fig1, ledger, regions  # noqa: E402
 
@@ -14,4 +15,5 @@ table = regions.fig3_table(x[:, 0], x[:, 1], p.w0_norm, eps0, p.extent, p.grid_s
 boundaries = regions.fig3_boundaries(x[:, 0], x[:, 1], p.w0_norm, eps0, p.extent)
 write_table(table, snakemake.output.regions)
 write_table(boundaries, snakemake.output.boundaries)
-write_table(ledger.fig3(table, p.x1, p.x2, p.w0_norm), snakemake.output.claims)
+measurements = ledger.fig3(table, p.x1, p.x2, p.w0_norm)
+write_table(rows_from_registry(snakemake.input.registry, measurements), snakemake.output.claims)

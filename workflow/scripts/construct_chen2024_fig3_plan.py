@@ -6,14 +6,15 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from l2relu.chen2024 import ledger  # noqa: E402
 from l2relu.chen2024.figures import Fig3Config, fig3_tables  # noqa: E402
+from l2relu.claims import rows_from_registry  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 
 config = dict(snakemake.params.config)
-float_zero = config.pop("float_zero")
 boxes = tuple(tuple(box) for box in config.pop("boxes"))
 points, steps, orderings, centers, notes = fig3_tables(Fig3Config(boxes, **config))
 print(orderings.to_string(), steps.to_string(), notes, sep="\n", file=sys.stderr)
 tables = {"points": points, "steps": steps, "orderings": orderings, "centers": centers}
 for name, table in tables.items():
     write_table(table, snakemake.output[name])
-write_table(ledger.fig3_claims(orderings, notes, float_zero), snakemake.output.claims)
+rows = rows_from_registry(snakemake.input.registry, ledger.fig3_claims(orderings, notes))
+write_table(rows, snakemake.output.claims)

@@ -6,6 +6,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from l2relu.chen2024 import ledger  # noqa: E402
 from l2relu.chen2024.theory import TheoryConfig, constructions  # noqa: E402
+from l2relu.claims import rows_from_registry  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 
 config = snakemake.params.config
@@ -15,4 +16,5 @@ cfg = TheoryConfig(
 networks = constructions(cfg)
 print(networks.to_string(), file=sys.stderr)
 write_table(networks, snakemake.output.networks)
-write_table(ledger.theory_claims(networks, cfg.float_zero), snakemake.output.claims)
+rows = rows_from_registry(snakemake.input.registry, ledger.theory_claims(networks))
+write_table(rows, snakemake.output.claims)

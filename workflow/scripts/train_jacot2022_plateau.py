@@ -17,4 +17,4 @@ with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s
         **snakemake.params.config | {"widths": tuple(snakemake.params.config["widths"])}
     )
     losses = plateau_losses(cfg, log=lambda msg: print(msg, file=sys.stderr, flush=True))
-    write_table(losses, snakemake.output.losses)
+    write_table(losses.assign(seed=cfg.seed), snakemake.output.losses)

@@ -25,4 +25,4 @@ with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s
     )
     print(summary.to_string(), file=sys.stderr)
     write_table(regions, snakemake.output.regions)
-    write_table(summary, snakemake.output.summary)
+    write_table(summary.assign(seed=params.data["seed"]), snakemake.output.summary)

@@ -25,4 +25,4 @@ with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s
     )
     print(summary, file=sys.stderr)
     write_table(table, snakemake.output.outputs)
-    write_table(pd.DataFrame([summary]), snakemake.output.summary)
+    write_table(pd.DataFrame([summary | {"seed": params.data["seed"]}]), snakemake.output.summary)

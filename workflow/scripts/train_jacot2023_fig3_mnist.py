@@ -29,4 +29,4 @@ with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s
     with atomic_path(snakemake.output.images) as tmp:
         with open(tmp, "wb") as f:
             np.savez_compressed(f, **images)
-    write_table(pd.DataFrame([summary]), snakemake.output.summary)
+    write_table(pd.DataFrame([summary | {"seed": params.noise["seed"]}]), snakemake.output.summary)

@@ -33,7 +33,6 @@ class TheoryConfig:
     gd_steps: int
     gd_lr: float
     zero_cost: float  # a trained network "reaches zero cost" below this cost (14)
-    float_zero: float  # a constructed network's cost must be at most this (float rounding)
 
 
 def engine_cost(net: construction.ConstructedNetwork, x, labels, y) -> float:

@@ -1,199 +1,103 @@
-"""jacot2022's ledger rows: what the paper states, against what this run measured."""
+"""jacot2022's measurements, each for an entry of the claims registry
+(workflow/claims/jacot2022.yaml)."""
 
 import numpy as np
 import pandas as pd
 
-from l2relu import claims
-from l2relu.plateau import largest_rise_on_log_scale, plateau_onset_on_log_scale
-
-# Fig. 2's caption: "the plateau appears to start around 10".
-PAPER_ONSET = 10
+from l2relu.claims import diverged_runs, measured
+from l2relu.plateau import plateau_onset_on_log_scale, rise_beyond_spread
 
 
-def theory_claims(prop13, remark23, prop1, prop19, onsets, plateau_levels, lam) -> pd.DataFrame:
-    target = "jacot2022_theory"
-    rows = []
+def theory_claims(prop13, remark23, prop1, prop19, onsets, plateau_levels, lam):
+    ms = []
     for r in prop13.itertuples():
-        rows.append(
-            claims.within(
-                target,
-                f"edges of the complete bipartite graph, N = {r.N} (Prop. 13: CP-rank of B_N)",
-                r.N**2 / 4,
-                r.edges,
-                0,
-                fmt="{:g}",
-                paper_text=f"N^2/4 = {r.N**2 // 4}",
-            )
+        ms.append(
+            measured("jacot2022.theory.prop13_edge_count", r.edges, f"N = {r.N}", ref=r.N**2 / 4)
         )
-        rows.append(
-            claims.at_most(
-                target,
-                f"3-cliques of that graph, N = {r.N} (Prop. 13)",
-                "none",
-                r.triangles,
-                0,
-                fmt="{:d}",
-            )
-        )
+        ms.append(measured("jacot2022.theory.prop13_no_triangles", r.triangles, f"N = {r.N}"))
     for r in remark23.itertuples():
-        rows.append(
-            claims.within(
-                target,
-                f"||W||^2 of the width-N network, N = {r.N} (Remark 23)",
-                r.N**2 + r.N,
-                r.width_N_norm,
-                1e-9,
-                fmt="{:g}",
-                paper_text=f"N^2 + N = {r.N**2 + r.N}",
+        case = f"N = {r.N}"
+        ms.append(
+            measured(
+                "jacot2022.theory.remark23_width_n_norm", r.width_N_norm, case, ref=r.N**2 + r.N
             )
         )
-        rows.append(
-            claims.at_most(
-                target,
-                f"largest |output - B_N| of that network, N = {r.N}",
-                "0 (exact)",
-                r.width_N_error,
-                1e-12,
-                fmt="{:.1e}",
-            )
-        )
-    rows.append(
-        claims.at_most(
-            target,
-            f"largest relative gap L(Psi(Z)) vs L^r(Z) over {len(prop1)} random Z (Prop. 1)",
-            "0 (identity)",
+        ms.append(measured("jacot2022.theory.remark23_width_n_output", r.width_N_error, case))
+    ms.append(
+        measured(
+            "jacot2022.theory.prop1_reformulation_identity",
             prop1.relative_gap.max(),
-            1e-10,
-            fmt="{:.1e}",
+            detail=f"largest of {len(prop1)} random Z",
         )
     )
     p19 = prop19.iloc[0]
-    rows.append(
-        claims.at_least(
-            target,
-            f"lowest loss within {p19.radius:g} of Prop. 19's point "
-            "minus the loss there (local minimum)",
-            ">= 0",
+    ms.append(
+        measured(
+            "jacot2022.theory.prop19_local_minimum",
             p19.lowest_nearby - p19.loss_at_point,
-            -1e-12,
-            fmt="{:.2e}",
+            detail=f"{int(p19.samples)} points within {p19.radius:g}",
         )
     )
-    predicted = {"bipartite": "N^2/4", "onehot": "number of classes", "oned": "<= 4N"}
-    for r in onsets.itertuples():
-        claim = f"plateau onset, {r.setting}, N = {r.N} (Prop. {15 if r.setting == 'oned' else 14})"
-        if r.setting == "oned":
-            rows.append(claims.at_most(target, claim, "<= 4N", r.onset, 4 * r.N, fmt="{:d}"))
-        else:
-            rows.append(
-                claims.within(
-                    target,
-                    claim,
-                    r.expected,
-                    r.onset,
-                    r.tolerance,
-                    fmt="{:g}",
-                    paper_text=f"{predicted[r.setting]} = {r.expected}",
-                )
-            )
-    for r in plateau_levels.itertuples():
-        rows.append(
-            claims.within(
-                target,
-                f"plateau level / lambda for Y = B_N, N = {r.N} "
-                "(representation cost N^2, Remark 23)",
-                r.N**2,
-                r.level / lam,
-                0.03 * r.N**2,
-                fmt="{:.2f}",
-                paper_text=f"N^2 = {r.N**2}",
+    ids = {
+        "bipartite": "jacot2022.theory.prop14_bipartite_onset",
+        "onehot": "jacot2022.theory.prop14_onehot_onset",
+        "oned": "jacot2022.theory.prop15_oned_onset",
+    }
+    for (setting, n), r in onsets.groupby(["setting", "N"], sort=True):
+        r = r.sort_values("seed")
+        ref = 4 * n if setting == "oned" else r.expected.iloc[0]
+        ms.append(measured(ids[setting], list(r.onset), f"N = {n}", ref=ref))
+    for n, r in plateau_levels.groupby("N", sort=True):
+        r = r.sort_values("seed")
+        ms.append(
+            measured(
+                "jacot2022.theory.remark23_plateau_level", list(r.level / lam), f"N = {n}", ref=n**2
             )
         )
-    return claims.table(rows)
+    return ms
 
 
-def fig2_claims(runs, chosen, onset_drop_fraction, onset_factor, rise_drop_fraction):
-    """Plateau onset of every curve on its log-scaled axis, "around 10" read as within a factor
-    `onset_factor`; and the training loss non-increasing in width up to training noise: its
-    largest rise from one width to the next, as a fraction of the curve's whole drop."""
-    target = "jacot2022_fig2"
-    rows = []
-    for (dataset, lam), r in chosen.groupby(["dataset", "lam"], sort=True):
-        r = r.sort_values("width")
-        onset = plateau_onset_on_log_scale(r.width, r.best, onset_drop_fraction)
-        rows.append(
-            claims.between(
-                target,
-                f"plateau onset (width), {dataset}, lambda = {lam:g}",
-                "around 10",
-                onset if onset is not None else np.nan,
-                PAPER_ONSET / onset_factor,
-                PAPER_ONSET * onset_factor,
-                fmt="{:g}",
-            )
-        )
-        rows.append(
-            claims.at_most(
-                target,
-                "largest rise of the training loss from one width to the next (log scale, "
-                f"share of the curve's drop), {dataset}, lambda = {lam:g}",
-                "non-increasing up to training noise",
-                largest_rise_on_log_scale(r.objective),
-                rise_drop_fraction,
-                fmt="{:.3f}",
-            )
-        )
-    rows.append(
-        claims.no_divergence(
-            target, "networks that diverged (NaN/inf loss)", runs.diverged, runs.diverged_step
-        )
-    )
-    return claims.table(rows)
+def fig2_claims(runs: pd.DataFrame, onset_drop_fraction: float):
+    """Per curve (data set, lambda) and per trial: the plateau onset on the log-scaled loss axis,
+    and the largest rise of the trial's training loss from one width to the next beyond the
+    spread of the trials at the wider width (the training noise)."""
+    ms = []
+    for (dataset, lam), curve in runs.groupby(["dataset", "lam"], sort=True):
+        case = f"{dataset}, lambda = {lam:g}"
+        onsets, rises = [], []
+        spread = curve.groupby("width").objective.agg(lambda o: np.ptp(np.log10(o)))
+        for _, trial in curve.groupby("trial", sort=True):
+            trial = trial.sort_values("width")
+            best = trial.objective.cummin()
+            onset = plateau_onset_on_log_scale(trial.width, best, onset_drop_fraction)
+            onsets.append(np.nan if onset is None else onset)
+            rises.append(rise_beyond_spread(trial.objective, spread.loc[trial.width].to_numpy()))
+        ms.append(measured("jacot2022.fig2.plateau_onset", onsets, case))
+        ms.append(measured("jacot2022.fig2.train_loss_nonincreasing", rises, case))
+    ms.append(diverged_runs("jacot2022.fig2.no_divergence", runs))
+    return ms
 
 
-def fig1_claims(
-    layers, diverged, diverged_step, silhouette_min, ray_mass_min, balance_max, ray_angle_deg
-):
-    """Fig. 1's observations, per hidden layer: the data cluster by digit, the neurons lie on
-    rays, and attraction and repulsion cancel at the end of training."""
-    target = "jacot2022_fig1"
-    rows = []
-    for r in layers.itertuples():
-        rows.append(
-            claims.at_least(
-                target,
-                f"silhouette of the data columns of Z{r.layer} by digit "
-                f"(inputs: {r.input_silhouette:.2f})",
-                "inputs cluster by digit",
-                r.silhouette,
-                silhouette_min,
-                fmt="{:.3f}",
+def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame):
+    """Fig. 1's observations per hidden layer, one value per seed: the data cluster by digit,
+    the neurons lie on rays, the forces cancel on the feasible directions; and the radial
+    balance that weight decay gives any trained ReLU network."""
+    ms = []
+    for layer, per_seed in layers.groupby("layer", sort=True):
+        per_seed = per_seed.sort_values("seed")
+        case = f"Z{layer}"
+        ms.append(
+            measured("jacot2022.fig1.inputs_cluster_by_digit", list(per_seed.silhouette), case)
+        )
+        ms.append(
+            measured(
+                "jacot2022.fig1.neurons_along_rays",
+                list(per_seed.mass_on_ray),
+                case,
+                detail="active neurons " + ", ".join(map(str, per_seed.active_neurons)),
             )
         )
-        rows.append(
-            claims.at_least(
-                target,
-                f"share of the active neurons' norm within {ray_angle_deg:g} deg of a ray, "
-                f"Z{r.layer} ({r.active_neurons} active)",
-                "neurons align along rays",
-                r.mass_on_ray,
-                ray_mass_min,
-                fmt="{:.3f}",
-            )
-        )
-        rows.append(
-            claims.at_most(
-                target,
-                f"||attraction + repulsion|| / ||attraction|| along each neuron, Z{r.layer}",
-                "attraction and repulsion cancel",
-                r.balance_radial,
-                balance_max,
-                fmt="{:.1e}",
-            )
-        )
-    rows.append(
-        claims.no_divergence(
-            target, "the network diverged (NaN/inf loss)", [diverged], [diverged_step]
-        )
-    )
-    return claims.table(rows)
+        ms.append(measured("jacot2022.fig1.forces_cancel", list(per_seed.balance), case))
+        ms.append(measured("jacot2022.fig1.radial_balance", [per_seed.balance_radial.max()], case))
+    ms.append(diverged_runs("jacot2022.fig1.no_divergence", runs))
+    return ms

@@ -243,13 +243,15 @@ def plateau_losses(cfg: PlateauConfig, log=None) -> pd.DataFrame:
 
 
 def onsets(losses: pd.DataFrame, rel_tol: float) -> pd.DataFrame:
-    """Plateau onset of every (setting, N), on the running best of `with_running_best`."""
+    """Plateau onset of every (setting, N, seed), on the running best of `with_running_best`."""
     rows = []
-    for (setting, n), r in with_running_best(losses, CURVE).groupby(CURVE, sort=True):
+    curve = [*CURVE, "seed"]
+    for (setting, n, seed), r in with_running_best(losses, curve).groupby(curve, sort=True):
         rows.append(
             {
                 "setting": setting,
                 "N": n,
+                "seed": seed,
                 "onset": plateau_onset(r.width, r.best, rel_tol),
                 "level": r.best.min(),
                 "widest": int(r.width.max()),

@@ -1,242 +1,170 @@
-"""jacot2023's ledger rows: the trained networks against the paper's statements."""
+"""jacot2023's measurements, each for an entry of the claims registry
+(workflow/claims/jacot2023.yaml): the trained networks against the paper's statements."""
 
 import numpy as np
 import pandas as pd
 
-from l2relu import claims
+from l2relu.claims import diverged_runs, measured
+from l2relu.jacot2023.rank import gap_rank
 
 
 def _ranks_text(values) -> str:
     return ", ".join(str(int(v)) for v in values)
 
 
-def fig1_claims(
-    layers: pd.DataFrame,
-    runs: pd.DataFrame,
-    true_rank: int,
-    norm_paper: float,
-    norm_factor: float,
-    rank_tolerance: int,
-    impact_max: float,
-    fit_max: float,
-) -> pd.DataFrame:
-    """||W||^2 / L against the paper's ~6, the middle layers' numerical ranks against the true
-    rank k, the nonlinearity's impact there, and whether the network fits at all."""
-    target = "jacot2023_fig1"
-    run = runs.iloc[0]
-    middle = layers[layers.middle.astype(bool)]
+def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, true_rank: int):
+    """Per seed: whether the network fits, ||W||^2 / L, the rank of the middle layers' Z_l read
+    at the largest gap of its first singular values (the paper's Fig. 1, left), and the
+    nonlinearity's impact there."""
+    runs = runs.sort_values("seed")
+    middle = layers[layers.middle.astype(bool)].sort_values(["seed", "layer"])
     first, last = int(middle.layer.min()), int(middle.layer.max())
-    ranks = middle.centred_rank.to_numpy()
-    worst = ranks[np.argmax(np.abs(ranks - true_rank))]
-    rows = [
-        claims.at_most(
-            target,
-            "training fits: final MSE relative to the outputs' variance",
-            "fits (MSE term near 0)",
-            run.loss / run.output_variance,
-            fit_max,
-            fmt="{:.2e}",
+    case = f"middle layers {first}-{last}"
+    farthest, impacts, texts = [], [], []
+    for _, m in middle.groupby("seed", sort=True):
+        ranks = m.gap_rank.to_numpy()
+        farthest.append(ranks[np.argmax(np.abs(ranks - true_rank))])
+        impacts.append(m.nonlinearity_impact.max())
+        texts.append(_ranks_text(ranks))
+    return [
+        measured("jacot2023.fig1.fits_data", list(runs.loss / runs.output_variance)),
+        measured("jacot2023.fig1.norm_per_layer", list(runs.norm_per_layer)),
+        measured(
+            "jacot2023.fig1.middle_layers_rank",
+            farthest,
+            case,
+            ref=true_rank,
+            detail="per seed " + "; ".join(texts),
         ),
-        claims.between(
-            target,
-            f"||W||^2 / L at the end of training (within a factor {norm_factor:g} of the paper's)",
-            f"~ {norm_paper:g}",
-            float(run.norm_per_layer),
-            norm_paper / norm_factor,
-            norm_paper * norm_factor,
-            fmt="{:.3g}",
-        ),
-        claims.within(
-            target,
-            f"middle layers {first}-{last}: numerical rank of the centred Z_l vs the true rank",
-            true_rank,
-            float(worst),
-            rank_tolerance,
-            fmt="{:g}",
-            paper_text=f"~ k = {true_rank}",
-            measured_text=_ranks_text(ranks),
-        ),
-        claims.at_most(
-            target,
-            f"middle layers {first}-{last}: largest nonlinearity impact",
-            "vanishes (~ 0)",
-            float(middle.nonlinearity_impact.max()),
-            impact_max,
-            fmt="{:.3f}",
-        ),
-        claims.no_divergence(
-            target, "the network diverged (NaN/inf loss)", runs.diverged, runs.diverged_step
-        ),
+        measured("jacot2023.fig1.middle_nonlinearity_impact", impacts, case),
+        diverged_runs("jacot2023.fig1.no_divergence", runs),
     ]
-    return claims.table(rows)
 
 
 def krr_claims(
-    spectra: pd.DataFrame,
-    d_in: int,
-    d_out: int,
-    true_rank: int,
-    exact_rel_tol: float,
-    approx_rel_tol: float,
-    rank_tolerance: int,
-) -> pd.DataFrame:
-    """App. D.1: KRR's Jacobian is full rank min(d_in, d_out) (and overestimates the true rank
-    even approximately, footnote 1), while the deep network's is ~ k. Ranks are medians over
-    the test points."""
-    target = "jacot2023_krr"
+    spectra: pd.DataFrame, d_in: int, d_out: int, true_rank: int, exact_rel_tol, n_values: int
+):
+    """App. D.1: KRR's Jacobian is full rank min(d_in, d_out), and overestimates the true rank
+    even approximately (footnote 1), while the deep network's is ~ k. Approximate ranks are read
+    at the largest gap of the first n_values singular values, as for Fig. 1's representations.
+    Ranks are medians over the test points, one per seed."""
 
-    def median_rank(model, rel_tol):
-        s = spectra[spectra.model == model]
-        return float(s.groupby("point").ratio.apply(lambda r: (r > rel_tol).sum()).median())
+    def median_ranks(model, point_rank):
+        s = spectra[spectra.model == model].sort_values(["seed", "point", "index"])
+        per_point = s.groupby(["seed", "point"]).ratio.apply(point_rank)
+        return list(per_point.groupby("seed").median())
 
-    full = min(d_in, d_out)
-    rows = [
-        claims.within(
-            target,
-            f"KRR Jacobian: numerical rank (s_i > {exact_rel_tol:g} s_1)",
-            full,
-            median_rank("krr", exact_rel_tol),
-            0,
-            fmt="{:g}",
-            paper_text=f"full: min(d_in, d_out) = {full}",
+    def numerical(ratios):
+        return int((ratios > exact_rel_tol).sum())
+
+    def at_gap(ratios):
+        return gap_rank(ratios.to_numpy()[:n_values])
+
+    return [
+        measured(
+            "jacot2023.krr.krr_jacobian_full_rank",
+            median_ranks("krr", numerical),
+            ref=min(d_in, d_out),
+            detail=f"s_i > {exact_rel_tol:g} s_1",
         ),
-        claims.at_least(
-            target,
-            f"KRR Jacobian: approximate rank (s_i > {approx_rel_tol:g} s_1) above the true rank",
-            f"overestimates k = {true_rank}",
-            median_rank("krr", approx_rel_tol),
-            true_rank + 1,
-            fmt="{:g}",
+        measured(
+            "jacot2023.krr.krr_overestimates_rank", median_ranks("krr", at_gap), ref=true_rank
         ),
-        claims.within(
-            target,
-            f"deep network's Jacobian: approximate rank (s_i > {approx_rel_tol:g} s_1)",
-            true_rank,
-            median_rank("network", approx_rel_tol),
-            rank_tolerance,
-            fmt="{:g}",
-            paper_text=f"~ k = {true_rank}",
+        measured(
+            "jacot2023.krr.network_jacobian_rank", median_ranks("network", at_gap), ref=true_rank
         ),
     ]
-    return claims.table(rows)
 
 
-def depth_claims(sweep: pd.DataFrame, true_rank: int, rank_tolerance: int) -> pd.DataFrame:
-    """Section 4's argument: a range of depths recovers the true rank, and it does not shrink
-    as N grows. A depth recovers k when the median bottleneck rank over its seeds is within
-    rank_tolerance of k."""
-    target = "jacot2023_depth"
-    median = sweep.groupby(["n_train", "depth"]).bottleneck_rank.median().reset_index()
-    rows, counts = [], []
-    for n, group in median.groupby("n_train"):
-        recovered = group[np.abs(group.bottleneck_rank - true_rank) <= rank_tolerance]
-        counts.append(len(recovered))
-        rows.append(
-            claims.at_least(
-                target,
-                f"N = {n}: depths whose bottleneck rank is within {rank_tolerance} of k = "
-                f"{true_rank} (of {len(group)} depths)",
-                "a range of depths recovers k",
-                len(recovered),
-                1,
-                fmt="{:d}",
-                measured_text=f"{len(recovered)}: L = {_ranks_text(recovered.depth)}"
-                if len(recovered)
-                else "0",
+def depth_claims(sweep: pd.DataFrame, true_rank: int):
+    """Section 4's argument, per seed: how many depths recover the true rank exactly (the
+    bottleneck layer's rank equals k), at every N; that the range grows with N; that the
+    smallest depth overestimates the rank."""
+    ms, counts = [], {}
+    sizes = sorted(sweep.n_train.unique())
+    for n in sizes:
+        at_n = sweep[sweep.n_train == n]
+        per_seed = at_n.groupby("seed").apply(
+            lambda s: int((s.bottleneck_rank == true_rank).sum()), include_groups=False
+        )
+        counts[n] = per_seed
+        recovering = at_n[at_n.bottleneck_rank == true_rank].groupby("seed").depth.apply(list)
+        detail = "; ".join(
+            f"seed {s}: L = {_ranks_text(recovering.get(s, [])) or 'none'}" for s in per_seed.index
+        )
+        ms.append(
+            measured(
+                "jacot2023.depth.recovering_depths",
+                list(per_seed),
+                f"N = {n}, of {at_n.depth.nunique()} depths",
+                detail=detail,
             )
         )
-        shallowest = group.sort_values("depth").iloc[0]
-        rows.append(
-            claims.at_least(
-                target,
-                f"N = {n}: bottleneck rank at the smallest depth L = {int(shallowest.depth)}",
-                "too small depths overestimate the rank",
-                float(shallowest.bottleneck_rank),
-                true_rank + rank_tolerance + 1,
-                fmt="{:g}",
+        shallowest = at_n[at_n.depth == at_n.depth.min()].sort_values("seed")
+        ms.append(
+            measured(
+                "jacot2023.depth.small_depth_overestimates",
+                list(shallowest.bottleneck_rank),
+                f"N = {n}, L = {int(shallowest.depth.iloc[0])}",
+                ref=true_rank,
             )
         )
-    rows.append(
-        claims.at_least(
-            target,
-            "recovering depths at the largest N minus at the smallest N",
-            "the range grows with N",
-            counts[-1] - counts[0],
-            0,
-            fmt="{:d}",
+    growth = counts[sizes[-1]] - counts[sizes[0]]
+    ms.append(
+        measured(
+            "jacot2023.depth.range_grows_with_n",
+            list(growth),
+            f"N = {sizes[-1]} minus N = {sizes[0]}",
         )
     )
-    rows.append(
-        claims.no_divergence(
-            target, "networks that diverged (NaN/inf loss)", sweep.diverged, sweep.diverged_step
-        )
-    )
-    return claims.table(rows)
+    ms.append(diverged_runs("jacot2023.depth.no_divergence", sweep))
+    return ms
 
 
-def fig2_claims(summary: pd.DataFrame, shallow: int, deep: int) -> pd.DataFrame:
-    """Tripoints inside the data's region: present for the shallow networks, absent for the
-    deep ones, with and without L2."""
-    target = "jacot2023_fig2"
-    rows = []
-    for run in summary.sort_values(["depth", "lam"]).itertuples():
-        panel = f"L = {run.depth}, lambda = {run.lam:g}"
-        if run.depth == shallow:
-            rows.append(
-                claims.at_least(
-                    target, f"{panel}: tripoints", "present", run.tripoints, 1, fmt="{:d}"
+def fig2_claims(summary: pd.DataFrame, shallow: int, deep: int):
+    """Tripoints inside the data's region, per seed: present for the shallow networks, absent
+    for the deep ones, with and without L2."""
+    ms = []
+    for (depth, lam), runs in summary.groupby(["depth", "lam"], sort=True):
+        claim_id = {
+            shallow: "jacot2023.fig2.tripoints_shallow",
+            deep: "jacot2023.fig2.tripoints_deep",
+        }
+        if depth in claim_id:
+            runs = runs.sort_values("seed")
+            ms.append(
+                measured(
+                    claim_id[depth],
+                    list(runs.tripoints),
+                    f"L = {depth}, lambda = {lam:g}",
+                    detail="train accuracy " + ", ".join(f"{a:.3f}" for a in runs.train_accuracy),
                 )
             )
-        elif run.depth == deep:
-            rows.append(
-                claims.at_most(
-                    target, f"{panel}: tripoints", "absent", run.tripoints, 0, fmt="{:d}"
-                )
-            )
-    rows.append(
-        claims.no_divergence(
-            target, "networks that diverged (NaN/inf loss)", summary.diverged, summary.diverged_step
-        )
-    )
-    return claims.table(rows)
+    ms.append(diverged_runs("jacot2023.fig2.no_divergence", summary))
+    return ms
 
 
-def fig3_claims(summary: pd.DataFrame, ratio_max: float) -> pd.DataFrame:
-    """Deep autoencoders send noisy or random inputs onto the data, shallow ones do not: the
-    deep one's mean distance to the data over the shallow one's."""
-    target = "jacot2023_fig3"
-    rows = []
+def fig3_claims(summary: pd.DataFrame):
+    """Per seed: the deep autoencoder's mean distance to the data over the shallow one's, and
+    over the inputs' (deep ones denoise, shallow ones do not)."""
+    ms = []
     for dataset, group in summary.groupby("dataset", sort=False):
-        deep = group.loc[group.depth.idxmax()]
-        shallow = group.loc[group.depth.idxmin()]
-        what = "the clean image" if dataset == "mnist" else "the curve"
-        rows.append(
-            claims.at_most(
-                target,
-                f"{dataset}: mean distance of outputs to {what}, deep (L = {int(deep.depth)}) "
-                f"/ shallow (L = {int(shallow.depth)})",
-                "deep much closer",
-                deep.output_distance / shallow.output_distance,
-                ratio_max,
-                fmt="{:.3f}",
+        deep = group[group.depth == group.depth.max()].sort_values("seed")
+        shallow = group[group.depth == group.depth.min()].sort_values("seed")
+        case = f"{dataset}, L = {int(deep.depth.iloc[0])} vs {int(shallow.depth.iloc[0])}"
+        ms.append(
+            measured(
+                "jacot2023.fig3.deep_vs_shallow",
+                list(deep.output_distance.to_numpy() / shallow.output_distance.to_numpy()),
+                case,
             )
         )
-        rows.append(
-            claims.at_most(
-                target,
-                f"{dataset}: deep autoencoder's mean distance to {what} / the inputs'",
-                "denoising (< 1)",
-                deep.output_distance / deep.input_distance,
-                ratio_max,
-                fmt="{:.3f}",
+        ms.append(
+            measured(
+                "jacot2023.fig3.deep_denoises",
+                list(deep.output_distance / deep.input_distance),
+                f"{dataset}, L = {int(deep.depth.iloc[0])}",
             )
         )
-    rows.append(
-        claims.no_divergence(
-            target,
-            "autoencoders that diverged (NaN/inf loss)",
-            summary.diverged,
-            summary.diverged_step,
-        )
-    )
-    return claims.table(rows)
+    ms.append(diverged_runs("jacot2023.fig3.no_divergence", summary))
+    return ms

@@ -21,6 +21,16 @@ def numerical_rank(s: np.ndarray, rel_tol: float) -> int:
     return int((s > rel_tol * s[0]).sum()) if len(s) and s[0] > 0 else 0
 
 
+def gap_rank(s) -> int:
+    """The rank read at the largest gap of a spectrum (s sorted, largest first): the i that
+    maximizes s_i / s_(i+1), as one reads a log-scaled plot of the singular values. Values at
+    or below 1e-300 count as zero, so an exactly rank-r spectrum reads r."""
+    s = np.maximum(np.asarray(s, dtype=float), 1e-300)
+    if len(s) < 2:
+        return len(s)
+    return int(np.argmax(s[:-1] / s[1:])) + 1
+
+
 def representation_spectra(weights, biases, x, n_values: int):
     """One row per layer: the first n_values singular values of Z_l (as the paper plots them),
     and of the centred Z_l (the affine dimension of the representation, which biases make the

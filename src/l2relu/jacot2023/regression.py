@@ -90,11 +90,13 @@ def bottleneck_rank(weights, biases, x, rel_tol: float) -> tuple[int, int]:
     return best + 1, ranks[best]
 
 
-def fig1_tables(arrays: dict, x: np.ndarray, n_values: int, rank_rel_tol: float):
-    """Fig. 1's panels for the first network of a checkpoint: `spectra` (long: layer, kind in
+def fig1_tables(arrays: dict, x: np.ndarray, n_values: int, rank_rel_tol: float, index=0):
+    """Fig. 1's panels for network `index` of a checkpoint: `spectra` (long: layer, kind in
     activations / centred / weights, index, value) and `layers` (one row per layer: the
-    nonlinearity impact, numerical ranks of Z_l, ||W_l||^2 with its bias)."""
-    weights, biases = network(arrays)
+    nonlinearity impact, numerical ranks of Z_l, the rank read at the largest gap of the first
+    n_values singular values of Z_l as the paper's left panel shows them, ||W_l||^2 with its
+    bias)."""
+    weights, biases = network(arrays, index)
     rows, layer_rows = [], []
     representation = rank.representation_spectra(weights, biases, x, n_values=x.shape[1])
     for r, w, b in zip(representation, weights, biases, strict=True):
@@ -106,6 +108,8 @@ def fig1_tables(arrays: dict, x: np.ndarray, n_values: int, rank_rel_tol: float)
                 "nonlinearity_impact": r["nonlinearity_impact"],
                 "rank": rank.numerical_rank(r["activations_sv"], rank_rel_tol),
                 "centred_rank": rank.numerical_rank(r["centred_sv"], rank_rel_tol),
+                "gap_rank": rank.gap_rank(r["activations_sv"][:n_values]),
+                "centred_gap_rank": rank.gap_rank(r["centred_sv"][:n_values]),
                 "squared_norm": float((w**2).sum() + (b**2).sum()),
                 "middle": r["layer"] in middle_layers(len(weights)),
             }
@@ -116,50 +120,46 @@ def fig1_tables(arrays: dict, x: np.ndarray, n_values: int, rank_rel_tol: float)
     return spectra, pd.DataFrame(layer_rows)
 
 
-def jacobian_comparison(arrays: dict, task: LatentTask, n_train: int, n_test: int, ridge: float):
-    """App. D.1: KRR (Gaussian kernel, median-distance bandwidth) fitted to the network's
-    training set; the singular values of both models' Jacobians at n_test held-out points.
-    Returns (spectra: model, point, index, value, ratio to the point's largest) and one row a
-    model with its test error."""
+def _spectra_rows(name: str, jacobians) -> pd.DataFrame:
+    s = rank.jacobian_spectra(jacobians)
+    point, index = np.meshgrid(np.arange(len(s)), np.arange(s.shape[1]) + 1, indexing="ij")
+    return pd.DataFrame(
+        {
+            "model": name,
+            "point": point.ravel(),
+            "index": index.ravel(),
+            "value": s.ravel(),
+            "ratio": (s / s[:, :1]).ravel(),
+        }
+    )
+
+
+def krr_spectra(task: LatentTask, n_train: int, n_test: int, ridge: float):
+    """App. D.1: KRR (Gaussian kernel, median-distance bandwidth) fitted to the task's training
+    set; the singular values of its Jacobian at n_test held-out points (spectra: model, point,
+    index, value, ratio to the point's largest) and its fit (one row: test error)."""
     x, y, _ = task.sample(n_train)
     x_test, y_test, _ = task.sample(n_test, "test")
     bandwidth = krr.median_bandwidth(x)
     coefficients = krr.fit(x, y, ridge, bandwidth)
-    weights, biases = network(arrays)
-    models = {
-        "krr": (
-            krr.predict(x, coefficients, bandwidth, x_test),
-            krr.jacobians(x, coefficients, bandwidth, x_test),
-        ),
-        "network": (
-            rank.layers(weights, biases, x_test)[-1][1],
-            rank.network_jacobians(weights, biases, x_test),
-        ),
-    }
-    spectra, fits = [], []
-    for name, (prediction, jacobians) in models.items():
-        s = rank.jacobian_spectra(jacobians)
-        point, index = np.meshgrid(np.arange(n_test), np.arange(s.shape[1]) + 1, indexing="ij")
-        spectra.append(
-            pd.DataFrame(
-                {
-                    "model": name,
-                    "point": point.ravel(),
-                    "index": index.ravel(),
-                    "value": s.ravel(),
-                    "ratio": (s / s[:, :1]).ravel(),
-                }
-            )
-        )
-        fits.append(
-            {
-                "model": name,
-                "test_mse": float(((prediction - y_test) ** 2).sum(axis=0).mean()),
-                "bandwidth": bandwidth if name == "krr" else np.nan,
-                "ridge": ridge if name == "krr" else np.nan,
-            }
-        )
-    return pd.concat(spectra, ignore_index=True), pd.DataFrame(fits)
+    prediction = krr.predict(x, coefficients, bandwidth, x_test)
+    spectra = _spectra_rows("krr", krr.jacobians(x, coefficients, bandwidth, x_test))
+    fit = {"model": "krr", "test_mse": _test_mse(prediction, y_test), "bandwidth": bandwidth}
+    return spectra, pd.DataFrame([fit | {"ridge": ridge}])
+
+
+def network_spectra(arrays: dict, index: int, task: LatentTask, n_test: int):
+    """The same for network `index` of a stacked checkpoint trained on `task`."""
+    x_test, y_test, _ = task.sample(n_test, "test")
+    weights, biases = network(arrays, index)
+    prediction = rank.layers(weights, biases, x_test)[-1][1]
+    spectra = _spectra_rows("network", rank.network_jacobians(weights, biases, x_test))
+    fit = {"model": "network", "test_mse": _test_mse(prediction, y_test)}
+    return spectra, pd.DataFrame([fit | {"bandwidth": np.nan, "ridge": np.nan}])
+
+
+def _test_mse(prediction, y_test) -> float:
+    return float(((prediction - y_test) ** 2).sum(axis=0).mean())
 
 
 def bottleneck_table(arrays: dict, task: LatentTask, runs: pd.DataFrame, rel_tol: float):

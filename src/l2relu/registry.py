@@ -1,0 +1,201 @@
+"""The claims registry: what each paper states and how a measurement is judged against it.
+
+One YAML file per paper, `workflow/claims/<paper>.yaml`, one entry per claim, written before any
+number is measured. Thresholds live there and nowhere else. Reading it needs only yaml and re,
+so the workflow checks it at start-up, before any job runs.
+
+Kinds of claims:
+  empirical  depends on training or random data: the replication proper, measured per seed
+  exact      a proved statement or an explicit construction checked numerically: fails only if
+             the paper or the code is wrong
+  check      a sanity or pipeline invariant (no divergence, counts that hold by definition)
+"""
+
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+KINDS = ("empirical", "exact", "check")
+ENTRY_FIELDS = {
+    "target": "the target whose rules measure it",
+    "kind": "empirical, exact or check",
+    "where": "section, figure or equation of the paper",
+    "quote": "the paper's own words",
+    "paper": "the paper's value in short",
+    "measure": "what is computed, in one line",
+    "criterion": "when the measured value agrees with the paper",
+    "why": "why that criterion follows from the words",
+}
+OPTIONAL_FIELDS = {"format": "how values are printed, a str.format spec; default {:.4g}"}
+
+
+class RegistryError(ValueError):
+    """A claims registry entry that cannot be used; the message names the entry."""
+
+
+# ---- criteria ----------------------------------------------------------------------------------
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_OPERAND = rf"(?:{_NUMBER}|ref)"
+_GRAMMAR = [
+    ("cmp", re.compile(rf"^(<=|>=|<|>)\s*({_OPERAND})$")),
+    ("in", re.compile(rf"^in\s*\[\s*({_OPERAND})\s*,\s*({_OPERAND})\s*\]$")),
+    ("factor", re.compile(rf"^within\s+factor\s+({_NUMBER})\s+of\s+({_OPERAND})$")),
+    ("percent", re.compile(rf"^within\s+({_NUMBER})\s*%\s+of\s+({_OPERAND})$")),
+    ("abs", re.compile(rf"^within\s+({_NUMBER})\s+of\s+({_OPERAND})$")),
+]
+_WORDS = ("ref", "<", "<=", ">", ">=")
+CRITERION_GRAMMAR = (
+    "'<= X', '>= X', '< X', '> X', 'in [A, B]', 'within T of X', 'within factor F of X' or "
+    "'within P% of X', where X, A and B are numbers or 'ref' (a reference the measurement "
+    "supplies per case)"
+)
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """A parsed criterion: the interval [lo, hi] (open ends where strict) a value must lie in."""
+
+    text: str  # as written in the registry
+    form: str  # cmp, in, factor, percent or abs
+    args: tuple  # the numbers and 'ref's of the text, in order
+
+    @classmethod
+    def parse(cls, text) -> "Criterion":
+        text = str(text).strip()
+        for form, pattern in _GRAMMAR:
+            match = pattern.match(text)
+            if match:
+                args = tuple(a if a in _WORDS else float(a) for a in match.groups())
+                criterion = cls(text, form, args)
+                if form == "factor" and args[0] < 1:
+                    raise ValueError(f"a factor below 1 in {text!r}")
+                if form in ("abs", "percent") and args[0] < 0:
+                    raise ValueError(f"a negative tolerance in {text!r}")
+                return criterion
+        raise ValueError(f"{text!r} is not a criterion: write {CRITERION_GRAMMAR}")
+
+    @property
+    def needs_ref(self) -> bool:
+        return "ref" in self.args
+
+    def bounds(self, ref=None) -> tuple[float, float, bool, bool]:
+        """(lo, hi, lo_strict, hi_strict) with 'ref' replaced by `ref`."""
+        args = [ref if a == "ref" else a for a in self.args]
+        if any(a is None for a in args):
+            raise ValueError(f"criterion {self.text!r} needs a reference value")
+        if self.form == "cmp":
+            op, x = args
+            if op.startswith("<"):
+                return -math.inf, x, False, op == "<"
+            return x, math.inf, op == ">", False
+        if self.form == "in":
+            return args[0], args[1], False, False
+        tol, x = args
+        if self.form == "factor":
+            return x / tol, x * tol, False, False
+        if self.form == "percent":
+            return x - abs(x) * tol / 100, x + abs(x) * tol / 100, False, False
+        return x - tol, x + tol, False, False
+
+    def holds(self, value, ref=None) -> bool:
+        if not finite(value):
+            return False
+        lo, hi, lo_strict, hi_strict = self.bounds(ref)
+        value = float(value)
+        above = value > lo if lo_strict else value >= lo
+        below = value < hi if hi_strict else value <= hi
+        return above and below
+
+    def describe(self, ref=None, spec="{:.4g}") -> str:
+        """The criterion with its reference filled in, as the ledger prints it."""
+        if not self.needs_ref:
+            return self.text
+        return re.sub(r"\bref\b", fmt(ref, spec), self.text)
+
+
+# ---- the registry ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Claim:
+    """One registry entry: a statement of a paper and how it is judged."""
+
+    id: str  # <paper>.<figure>.<name>, stable
+    target: str  # the target id whose rules measure it
+    kind: str  # empirical, exact or check
+    where: str  # section, figure or equation
+    quote: str  # the paper's words
+    paper: str  # the paper's value in short
+    measure: str  # what is computed
+    criterion: Criterion
+    why: str  # why the criterion follows from the words
+    format: str = "{:.4g}"
+
+
+def load_registry(paths, targets=None) -> dict[str, Claim]:
+    """Every entry of the registry files, checked: an unknown or missing field, an unknown kind,
+    an empty quote, a criterion that does not parse, an id outside its paper's namespace or a
+    target that is not registered is an error naming the entry."""
+    registry = {}
+    for path in map(Path, paths):
+        paper = path.stem
+        entries = yaml.safe_load(path.read_text()) or {}
+        if not isinstance(entries, dict):
+            raise RegistryError(f"{path}: expected a mapping of claim ids to entries")
+        for claim_id, entry in entries.items():
+            where = f"claims registry {path.name}, entry {claim_id!r}"
+            if claim_id in registry:
+                raise RegistryError(f"{where}: the id is used twice")
+            registry[claim_id] = _entry(claim_id, entry, paper, targets, where)
+    return registry
+
+
+def _entry(claim_id, entry, paper, targets, where) -> Claim:
+    if not re.fullmatch(rf"{re.escape(paper)}\.[a-z0-9]+\.[a-z0-9_]+", str(claim_id)):
+        raise RegistryError(f"{where}: an id is '{paper}.<figure>.<name>' (lower case, digits, _)")
+    if not isinstance(entry, dict):
+        raise RegistryError(f"{where}: expected a mapping with {', '.join(ENTRY_FIELDS)}")
+    unknown = set(entry) - set(ENTRY_FIELDS) - set(OPTIONAL_FIELDS)
+    if unknown:
+        raise RegistryError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+    for name, meaning in ENTRY_FIELDS.items():
+        value = entry.get(name)
+        if not isinstance(value, str) or not value.strip():
+            raise RegistryError(f"{where}: field {name!r} ({meaning}) is missing or empty")
+    if entry["kind"] not in KINDS:
+        raise RegistryError(f"{where}: kind {entry['kind']!r} is not one of {', '.join(KINDS)}")
+    if entry["kind"] != "check" and entry["quote"].lower().startswith("none"):
+        raise RegistryError(f"{where}: an {entry['kind']} claim quotes the paper's words")
+    if not entry["target"].startswith(f"{paper}_") or (targets and entry["target"] not in targets):
+        raise RegistryError(f"{where}: target {entry['target']!r} is not a target of {paper}")
+    try:
+        criterion = Criterion.parse(entry["criterion"])
+    except ValueError as err:
+        raise RegistryError(f"{where}: {err}") from None
+    fmt = entry.get("format", "{:.4g}")
+    try:
+        fmt.format(1.5)
+    except (ValueError, IndexError, KeyError):
+        raise RegistryError(f"{where}: format {fmt!r} does not format a number") from None
+    fields = {k: " ".join(entry[k].split()) for k in ENTRY_FIELDS if k != "criterion"}
+    return Claim(id=claim_id, criterion=criterion, format=fmt, **fields)
+
+
+def fmt(value, spec: str = "{:.4g}") -> str:
+    """A value as the ledger prints it."""
+    if isinstance(value, str):
+        return value
+    if not finite(value):
+        return "not measured" if value is None else str(value)
+    value = float(value)
+    if "d" in spec:
+        value = int(round(value))
+    return spec.format(value)
+
+
+def finite(value) -> bool:
+    try:
+        return math.isfinite(float(value))
+    except (TypeError, ValueError):
+        return False

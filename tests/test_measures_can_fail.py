@@ -1,0 +1,223 @@
+"""Every measure behind an empirical or exact ledger row, on a known negative case: the measure
+computed by the pipeline's own code, judged by the registry's criterion, fails. A measure that
+passed here would hold for every output and prove nothing."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import judged
+
+from l2relu import measures
+from l2relu.claims import measured
+
+
+def _status(measurements, claim_id, case=None):
+    rows = judged(measurements, every_entry=False)
+    rows = rows[rows.claim_id == claim_id]
+    if case is not None:
+        rows = rows[rows.claim.str.endswith(case)]
+    return rows.status.tolist()
+
+
+def _random_network(widths, rng):
+    return {
+        **{
+            f"w{i + 1}": rng.standard_normal((o, n)) / np.sqrt(n)
+            for i, (n, o) in enumerate(zip(widths[:-1], widths[1:], strict=True))
+        },
+        **{f"b{i + 1}": 0.1 * rng.standard_normal(o) for i, o in enumerate(widths[1:])},
+    }
+
+
+def test_an_untrained_jacot2022_network_has_no_rays_no_clusters_and_no_balance():
+    """Fig. 1's three empirical measures on random weights and random labels."""
+    from l2relu.jacot2022 import fig1, ledger
+
+    rng = np.random.default_rng(0)
+    data = {"x_train": rng.uniform(size=(42, 20)), "y_train": rng.integers(0, 3, 42)}
+    arrays = _random_network((20, 50, 50, 3), rng)
+    layers = fig1.analyze(arrays, data, 3, fig1.ForcesConfig(eps=1e-6, ray_angle_deg=5))["layers"]
+    runs = pd.DataFrame({"seed": [0], "diverged": [False], "diverged_step": [-1]})
+    rows = judged(ledger.fig1_claims(layers.assign(seed=0), runs))
+    status = rows.set_index(rows.claim_id + "|" + rows.claim.str[-2:]).status
+    for layer in ("Z1", "Z2"):
+        assert status[f"jacot2022.fig1.neurons_along_rays|{layer}"] == "fail"
+        assert status[f"jacot2022.fig1.inputs_cluster_by_digit|{layer}"] == "fail"
+        assert status[f"jacot2022.fig1.forces_cancel|{layer}"] == "fail"
+        # weight decay balances a trained network; a random one is not balanced either
+        assert status[f"jacot2022.fig1.radial_balance|{layer}"] == "fail"
+
+
+def test_a_loss_that_keeps_falling_has_no_plateau_and_a_rise_of_every_trial_fails():
+    """A rise of one trial alone is within the trials' spread (training noise); a rise that
+    every trial shows is not."""
+    from l2relu.jacot2022 import ledger
+
+    widths = [1, 2, 4, 8, 16, 32, 64]
+    curves = {
+        "falling": [[10.0 / w for w in widths]] * 3,  # no plateau: a decade per 3.3 doublings
+        # one trial rises at width 32 where the others go on falling: noise
+        "noisy": [[1.0, 0.5, 0.2, 0.1, 0.1, 0.3, 0.1]]
+        + [[1.0, 0.5, 0.2, 0.1, 0.1, 0.09, 0.08]] * 2,
+        "rising": [[1.0, 0.5, 0.2, 0.1, 0.1, 0.3, 0.1]] * 3,
+    }
+    runs = pd.DataFrame(
+        [
+            {"dataset": d, "lam": 1e-3, "width": w, "trial": t, "objective": o * (1 + 0.01 * t)}
+            for d, trials in curves.items()
+            for t, curve in enumerate(trials)
+            for w, o in zip(widths, curve, strict=True)
+        ]
+    ).assign(diverged=False, diverged_step=-1)
+    ms = ledger.fig2_claims(runs, onset_drop_fraction=0.1)
+    onset, monotone = "jacot2022.fig2.plateau_onset", "jacot2022.fig2.train_loss_nonincreasing"
+    assert _status(ms, onset, "falling, lambda = 0.001") == ["fail"]
+    assert _status(ms, monotone, "falling, lambda = 0.001") == ["pass"]
+    assert _status(ms, monotone, "noisy, lambda = 0.001") == ["pass"]
+    assert _status(ms, monotone, "rising, lambda = 0.001") == ["fail"]
+
+
+def test_plateau_onsets_of_props_14_15_fail_when_the_loss_plateaus_elsewhere():
+    from l2relu.jacot2022 import ledger, theory
+
+    def onsets(setting, n, onset):
+        widths = np.arange(1, 4 * n + 2)
+        return pd.DataFrame(
+            {
+                "setting": setting,
+                "N": n,
+                "seed": 0,
+                "width": widths,
+                "objective": np.where(widths < onset, 2.0 / widths, 0.01),
+            }
+        )
+
+    losses = pd.concat([onsets("bipartite", 6, 30), onsets("onehot", 6, 5), onsets("oned", 2, 12)])
+    table = theory.onsets(losses, 0.003)
+    table["expected"] = [
+        theory.expected_onset(s, n, 3) for s, n in zip(table.setting, table.N, strict=True)
+    ]
+    ms = ledger.theory_claims(
+        *_no_constructions(), table, table[table.setting == "bipartite"], 1e-3
+    )
+    for claim_id in (
+        "jacot2022.theory.prop14_bipartite_onset",  # 30 against N^2/4 = 9
+        "jacot2022.theory.prop14_onehot_onset",  # 5 against 3 classes
+        "jacot2022.theory.prop15_oned_onset",  # 12 against 4N = 8
+        "jacot2022.theory.remark23_plateau_level",  # 0.01 / lambda = 10 against N^2 = 36
+    ):
+        assert _status(ms, claim_id) == ["fail"], claim_id
+
+
+def _no_constructions():
+    """Empty tables for the constructions theory_claims reads before the onsets."""
+    prop13 = pd.DataFrame(columns=["N", "edges", "triangles"])
+    remark23 = pd.DataFrame(columns=["N", "width_N_norm", "width_N_error"])
+    prop1 = pd.DataFrame({"relative_gap": [0.0]})
+    prop19 = pd.DataFrame(
+        [{"lowest_nearby": 0.0, "loss_at_point": 0.0, "samples": 1, "radius": 1e-3}]
+    )
+    return prop13, remark23, prop1, prop19
+
+
+def test_a_random_deep_network_has_no_low_rank_middle_and_a_large_nonlinearity_impact():
+    """jacot2023 Fig. 1's rank and nonlinearity measures on an untrained depth-9 network."""
+    from l2relu.jacot2023 import ledger, regression
+
+    rng = np.random.default_rng(1)
+    arrays = {k: v[None] for k, v in _random_network((20, *[30] * 8, 20), rng).items()}
+    x = rng.standard_normal((20, 200))
+    _, layers = regression.fig1_tables(arrays, x, n_values=10, rank_rel_tol=0.05)
+    runs = pd.DataFrame(
+        {
+            "seed": [0],
+            "loss": [1.0],
+            "output_variance": [1.0],
+            "norm_per_layer": [1.0],
+            "diverged": [False],
+            "diverged_step": [-1],
+        }
+    )
+    rows = judged(ledger.fig1_claims(layers.assign(seed=0), runs, true_rank=4))
+    status = dict(zip(rows.claim_id, rows.status, strict=True))
+    assert status["jacot2023.fig1.middle_layers_rank"] == "fail"
+    assert status["jacot2023.fig1.middle_nonlinearity_impact"] == "fail"
+    assert status["jacot2023.fig1.norm_per_layer"] == "fail"  # 1 is not ~6
+    assert status["jacot2023.fig1.fits_data"] == "fail"
+
+
+@pytest.mark.parametrize("rank_of_map", [2, 7])
+def test_the_gap_rank_reads_the_rank_of_an_exactly_low_rank_spectrum(rank_of_map):
+    from l2relu.jacot2023.rank import gap_rank
+
+    rng = np.random.default_rng(rank_of_map)
+    a = rng.standard_normal((50, rank_of_map)) @ rng.standard_normal((rank_of_map, 80))
+    s = np.linalg.svd(a, compute_uv=False)[:10]
+    assert gap_rank(s) == rank_of_map
+    ms = [measured("jacot2023.krr.network_jacobian_rank", gap_rank(s), ref=4)]
+    assert _status(ms, "jacot2023.krr.network_jacobian_rank") == ["fail"]
+
+
+def test_a_depth_sweep_that_never_recovers_the_rank_fails_every_depth_claim():
+    from l2relu.jacot2023 import ledger
+
+    sweep = pd.DataFrame(
+        [
+            {"n_train": n, "depth": d, "seed": s, "bottleneck_rank": 4 if d == 2 else 6}
+            for n in (100, 500)
+            for d in (2, 4, 8)
+            for s in range(3)
+        ]
+    ).assign(diverged=False, diverged_step=-1)
+    rows = judged(ledger.depth_claims(sweep, true_rank=4))
+    status = rows.groupby("claim_id").status.agg(set)
+    assert status["jacot2023.depth.recovering_depths"] == {"fail"}  # one depth is no range
+    assert status["jacot2023.depth.range_grows_with_n"] == {"fail"}  # the same at both N
+    assert status["jacot2023.depth.small_depth_overestimates"] == {"fail"}  # L = 2 reads k
+
+
+def test_an_identity_autoencoder_does_not_denoise():
+    from l2relu.jacot2023 import ledger
+
+    summary = pd.DataFrame(
+        [
+            {"dataset": "curve", "depth": depth, "seed": 0, "input_distance": 0.8}
+            | {"output_distance": 0.8, "diverged": False, "diverged_step": -1}
+            for depth in (2, 8)
+        ]
+    )
+    rows = judged(ledger.fig3_claims(summary))
+    status = dict(zip(rows.claim_id, rows.status, strict=True))
+    assert status["jacot2023.fig3.deep_denoises"] == "fail"
+    assert status["jacot2023.fig3.deep_vs_shallow"] == "fail"
+
+
+def test_timor2022_rank_measures_fail_on_rank_one_weights():
+    from l2relu.timor2022 import ledger
+
+    rank_one = np.outer([1.0, 2.0], [0.5, -1.0])
+    assert measures.stable_rank(rank_one) == pytest.approx(1.0)
+    runs = pd.DataFrame(
+        {
+            "variant": "paper_text",
+            "claim_seed": 0,
+            "seed": range(288),
+            "loss": 0.0,
+            "diverged": False,
+            "diverged_step": -1,
+            "converged": True,  # every run converged: 288/288 is far from 79/288
+            "stable_rank_w1": 1.0,
+            "stable_rank_w2": 1.0,
+        }
+    )
+    ms = ledger.fig1(runs)[1]
+    assert _status(ms, "timor2022.fig1.converged_share") == ["fail"]
+    assert _status(ms, "timor2022.fig1.stable_rank_bounded_away_from_1") == ["fail", "fail"]
+
+
+def test_theorem_4_5_ratio_fails_for_weights_of_equal_singular_values():
+    """||W||_sigma / ||W||_F is 1/sqrt(n) for an orthogonal W: below every depth's bound."""
+    ratio = measures.spectral_frobenius_ratio(np.eye(12))
+    assert ratio == pytest.approx(1 / np.sqrt(12))
+    ms = [measured("timor2022.theory.thm4_ratio_bound", ratio, "L = 3", ref=0.689)]
+    assert _status(ms, "timor2022.theory.thm4_ratio_bound") == ["fail"]
