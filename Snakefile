@@ -25,3 +25,4 @@ rule all:
     default_target: True
     input:
         all_outputs(),
+        rules.claims.output,

@@ -207,3 +207,15 @@ def test_registry_quotes_are_the_papers_words():
 def test_ledger_of_no_rows():
     assert list(claims.ledger([claims.table([])]).columns) == claims.COLUMNS
     assert isinstance(claims.ledger([]), pd.DataFrame)
+
+
+def test_a_reference_is_given_exactly_when_the_criterion_uses_one(tmp_path):
+    registry = _demo(tmp_path)
+    check = claims.measured("demo.fig1.no_divergence", 0)
+    with pytest.raises(RegistryError, match="has no 'ref'"):
+        claims.evaluate(registry, [claims.measured("demo.fig1.onset", 10, ref=10), check])
+    registry["demo.fig1.onset"] = registry["demo.fig1.onset"].__class__(
+        **vars(registry["demo.fig1.onset"]) | {"criterion": Criterion.parse("within 1 of ref")}
+    )
+    with pytest.raises(RegistryError, match="lacks"):
+        claims.evaluate(registry, [claims.measured("demo.fig1.onset", 10), check])

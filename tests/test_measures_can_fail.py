@@ -221,3 +221,71 @@ def test_theorem_4_5_ratio_fails_for_weights_of_equal_singular_values():
     assert ratio == pytest.approx(1 / np.sqrt(12))
     ms = [measured("timor2022.theory.thm4_ratio_bound", ratio, "L = 3", ref=0.689)]
     assert _status(ms, "timor2022.theory.thm4_ratio_bound") == ["fail"]
+
+
+# ---- exact statements: the measure fails on a wrong construction --------------------------------
+
+
+def test_timor2022_region_measures_fail_on_a_wrong_labelling():
+    from l2relu.timor2022 import ledger
+
+    side = np.linspace(-1, 1, 41)
+    w1, w2 = np.meshgrid(side, side)
+    table = pd.DataFrame({"w_1": w1.ravel(), "w_2": w2.ravel(), "region": "S"})
+    ms = ledger.fig2(table, [1.0, 0.99], [-1.0, 0.99], extent=1.0, grid_size=41)
+    assert _status(ms, "timor2022.fig2.opening_angle_s") == ["fail"]  # 2 pi, not pi - theta
+    # F1 and F2 on one ray: the smallest angle between them is 0, below pi - theta
+    f = pd.DataFrame({"w_1": [1.0, 2.0], "w_2": [0.0, 0.0], "F1": [True, False]})
+    ms = ledger.fig3(f.assign(F2=~f.F1), [1.0, 0.99], [-1.0, 0.99], w0_norm=0.3)
+    assert _status(ms, "timor2022.fig3.f_angle_lower") == ["fail"]
+
+
+def test_timor2022_theorem1_loss_is_not_zero_for_a_perturbed_network():
+    from l2relu.timor2022 import theory
+
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((2, 2)), rng.standard_normal((2, 2))
+    w, v = theory.theorem1_network(x, y)
+    assert theory.half_square_loss(w, v, x, y) < 1e-20
+    loss = theory.half_square_loss(w * 1.01, v, x, y)
+    ms = [measured("timor2022.theory.thm1_zero_loss", loss)]
+    assert _status(ms, "timor2022.theory.thm1_zero_loss") == ["fail"]
+
+
+def test_jacot2022_remark23_measures_fail_for_other_weights():
+    ms = [
+        measured("jacot2022.theory.remark23_width_n_norm", 16 + 4 + 1e-6, "N = 4", ref=20),
+        measured("jacot2022.theory.remark23_width_n_output", 1e-3, "N = 4"),
+    ]
+    assert _status(ms, "jacot2022.theory.remark23_width_n_norm") == ["fail"]
+    assert _status(ms, "jacot2022.theory.remark23_width_n_output") == ["fail"]
+
+
+def test_chen2024_first_layer_rows_fail_for_a_map_that_truncates_nothing():
+    from l2relu.chen2024 import ledger
+    from l2relu.chen2024.figures import Fig1Config, fig1_tables
+
+    points, _, notes = fig1_tables(Fig1Config(per_class=10, spread=0.1, seed=1))
+    # the identity map: the cut class stays where it was, far from the base point
+    untouched = points.assign(to_base=np.where(points.label == 0, 1.0, points.to_base), moved=0.0)
+    ms = ledger.fig1_claims(untouched, notes)
+    assert _status(ms, "chen2024.fig1.cut_class_collapsed") == ["fail"]
+    assert _status(ms, "chen2024.fig1.other_classes_untouched") == ["pass"]
+
+
+def test_a_rank_deficient_kernel_jacobian_is_not_full_rank():
+    from l2relu.jacot2023 import ledger
+
+    rng = np.random.default_rng(0)
+    rows = []
+    for model, rank_of in (("krr", 20), ("network", 4)):
+        for point in range(3):
+            j = rng.standard_normal((50, rank_of)) @ rng.standard_normal((rank_of, 50))
+            s = np.linalg.svd(j, compute_uv=False)
+            rows += [
+                {"seed": 0, "model": model, "point": point, "index": i + 1, "ratio": v / s[0]}
+                for i, v in enumerate(s)
+            ]
+    ms = ledger.krr_claims(pd.DataFrame(rows), 50, 50, 4, exact_rel_tol=1e-8, n_values=10)
+    assert _status(ms, "jacot2023.krr.krr_jacobian_full_rank") == ["fail"]  # 20, not 50
+    assert _status(ms, "jacot2023.krr.network_jacobian_rank") == ["pass"]  # exactly rank 4

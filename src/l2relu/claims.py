@@ -3,8 +3,8 @@
 What each paper states, and how a measurement is judged against it, is written in the claims
 registry (`workflow/claims/<paper>.yaml`, one entry per claim) before any number is measured.
 The ledger builders of each paper only measure: they return `Measurement`s keyed by a registry
-id, and `evaluate` turns them into ledger rows with the entry's criterion. Thresholds live in
-the registry and nowhere else.
+id, and `evaluate` turns them into ledger rows with the entry's criterion. Pass/fail thresholds
+live in the registry and nowhere else.
 
 The kinds (empirical, exact, check) are explained in l2relu.registry.
 """
@@ -125,6 +125,11 @@ def evaluate(registry: dict[str, Claim], measurements) -> pd.DataFrame:
             raise RegistryError(f"measured {m.claim_id!r}, which the claims registry lacks")
         if not m.values:
             raise RegistryError(f"{m.claim_id!r} ({m.case or 'no case'}): no values measured")
+        if (m.ref is not None) != claim.criterion.needs_ref:
+            raise RegistryError(
+                f"{m.claim_id!r}: the criterion {claim.criterion.text!r} "
+                + ("uses a reference the measurement lacks" if m.ref is None else "has no 'ref'")
+            )
         rows.append(row(claim, m))
         seen.add(m.claim_id)
     targets = {r["target"] for r in rows}

@@ -1,8 +1,8 @@
 """The claims registry: what each paper states and how a measurement is judged against it.
 
 One YAML file per paper, `workflow/claims/<paper>.yaml`, one entry per claim, written before any
-number is measured. Thresholds live there and nowhere else. Reading it needs only yaml and re,
-so the workflow checks it at start-up, before any job runs.
+number is measured. Pass/fail thresholds live there and nowhere else. Reading it needs only yaml
+and re, so the workflow checks it at start-up, before any job runs.
 
 Kinds of claims:
   empirical  depends on training or random data: the replication proper, measured per seed

@@ -2,7 +2,8 @@
 
 
 rule claims:
-    """The replication ledger: results/claims.csv and .md, every configured target's rows."""
+    """The replication ledger: results/claims.csv and .md, every configured target's rows, and
+    the rows of each kind apart for the report."""
     input:
         rows=[claims_rows(t) for t in config["targets"]],
         code=script_code("build_claims"),
@@ -11,8 +12,27 @@ rule claims:
             "results/claims.csv",
             caption="../report/claims.rst",
             category="Claims ledger",
+            subcategory="0 all rows",
         ),
         md="results/claims.md",
+        empirical=report(
+            "results/claims_empirical.csv",
+            caption="../report/claims_empirical.rst",
+            category="Claims ledger",
+            subcategory="1 empirical claims",
+        ),
+        exact=report(
+            "results/claims_exact.csv",
+            caption="../report/claims_exact.rst",
+            category="Claims ledger",
+            subcategory="2 exact statements",
+        ),
+        check=report(
+            "results/claims_check.csv",
+            caption="../report/claims_check.rst",
+            category="Claims ledger",
+            subcategory="3 checks",
+        ),
     log:
         "logs/claims.log",
     conda:
