@@ -6,7 +6,6 @@ import pytest
 
 from l2relu.jacot2022 import theory
 from l2relu.plateau import (
-    largest_rise_on_log_scale,
     plateau_onset,
     plateau_onset_on_log_scale,
     with_running_best,
@@ -73,12 +72,6 @@ def test_plateau_onset_on_log_scale_is_read_against_the_curves_drop():
     assert plateau_onset_on_log_scale(widths, [2.0] * 5, 0.1) == 1
     with pytest.raises(ValueError):
         plateau_onset_on_log_scale([4, 2], [1.0, 1.0], 0.1)
-
-
-def test_largest_rise_on_log_scale():
-    assert largest_rise_on_log_scale([10.0, 1.0, 0.1, 0.1]) == 0.0
-    # a rise of one decade on a curve that drops 4 decades: a quarter of the drop
-    assert largest_rise_on_log_scale([1e4, 1.0, 10.0, 1.0]) == pytest.approx(0.25)
 
 
 def test_running_best_is_monotone_and_onsets_use_it():

@@ -38,14 +38,6 @@ def plateau_onset_on_log_scale(widths, losses, drop_fraction: float) -> int | No
     return _first_inside(widths, logs - logs.min() <= drop_fraction * drop)
 
 
-def largest_rise_on_log_scale(losses) -> float:
-    """The largest rise of the loss from one width to the next, as a fraction of the curve's
-    whole drop (in decades); 0 for a non-increasing curve."""
-    logs, drop = _log_drop(losses)
-    rise = float(np.max(np.diff(logs), initial=0.0))
-    return rise / drop if drop > 0 else (0.0 if rise == 0 else np.inf)
-
-
 def rise_beyond_spread(losses, spread) -> float:
     """The largest rise of log10(loss) from one width to the next beyond `spread`, the training
     noise at the wider width (in decades: the range of log10 loss over that width's trials);
