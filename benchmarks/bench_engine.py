@@ -31,6 +31,9 @@ from l2relu import engine
 
 GOAL = 1.15
 SECONDS = 0.25  # aim of one timing; cheap steps are repeated until they take about this long
+# ... and slow ones take at least this many: at paper shape a step can take 0.1 s, and timings of
+# 4 steps moved one rule's ratio between 1.04 and 1.21 from run to run
+MIN_STEPS = 12
 LR = {"adam": 1e-4, "gd": 1e-4}
 LAM = 1e-4
 
@@ -141,7 +144,7 @@ def paired_rates(runners: dict, rounds: int) -> tuple[dict, float]:
         start = time.perf_counter()
         run(3)
         per_step = (time.perf_counter() - start) / 3
-        steps[name] = max(4, min(2000, int(SECONDS / max(per_step, 1e-6))))
+        steps[name] = max(MIN_STEPS, min(2000, int(SECONDS / max(per_step, 1e-6))))
     rates = {name: [] for name in runners}
     names = list(runners)
     for turn in range(rounds):

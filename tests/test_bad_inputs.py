@@ -80,6 +80,11 @@ CATALOGUE = [
         "config key jacot2023.fig2.deep_depth: must be larger",
     ),
     BadInput(
+        "a study that leaves out a depth of its figure",
+        "jacot2023:\n  fig2_study:\n    depths: [2, 3, 4]\n",
+        "config key jacot2023.fig2_study.depths: must hold Fig. 2's depth 9",
+    ),
+    BadInput(
         "more digits than the embedded MNIST has",
         "jacot2022:\n  fig2:\n    mnist:\n      n_train: 4500\n",
         "the embedded set has 500",

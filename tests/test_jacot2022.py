@@ -276,3 +276,60 @@ def test_rays_and_clusters_are_found():
         fig1.silhouette(rows[:12] / np.linalg.norm(rows[:12], axis=1, keepdims=True), labels) > 0.99
     )
     assert fig1.silhouette(rng.standard_normal((12, 10)), labels) < 0.2
+
+
+def test_the_fig1_study_trains_fig1s_networks_in_the_span_of_the_inputs():
+    """The study's reduced training gives Fig. 1's training's representations and objective, for
+    the raw inputs, and the centred inputs are centred."""
+    import torch
+
+    from l2relu.jacot2022 import fig1, fig1_study, forces
+
+    rng = np.random.default_rng(3)
+    data = {"x_train": rng.uniform(size=(9, 30)), "y_train": np.repeat([4, 5, 6], 3)}
+    cfg = fig1.Fig1Config((4, 5, 6), 6, lam=0.05, lr=0.3, steps=200, seed=2, log_every=0)
+    _, full, summary = fig1.train(cfg, data)
+    study = fig1_study.StudyConfig(
+        (4, 5, 6), 6, lam=0.05, lr=0.3, steps=200, inputs="raw", seeds=(1, 2), log_every=0
+    )
+    arrays, runs, reduced = fig1_study.train(study, data["x_train"].T, data["y_train"])
+    assert reduced.shape == (9, 9)  # 9 points span 9 of the 30 dimensions
+    x = torch.tensor(data["x_train"].T)
+    z_full = forces.representations(
+        [torch.tensor(full[f"w{i}"]) for i in (1, 2, 3)],
+        [torch.tensor(full[f"b{i}"]) for i in (1, 2, 3)],
+        x,
+    )
+    z_reduced = forces.representations(
+        [torch.tensor(arrays[f"w{i}"][1]) for i in (1, 2, 3)],  # seed 2, second in the batch
+        [torch.tensor(arrays[f"b{i}"][1]) for i in (1, 2, 3)],
+        torch.tensor(reduced),
+    )
+    for a, b in zip(z_full, z_reduced, strict=True):
+        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=0, atol=1e-10 * a.abs().max())
+    assert runs.objective[1] == pytest.approx(summary["objective"], rel=1e-12)
+    assert runs.loss[1] == pytest.approx(summary["loss"], rel=1e-12)
+    centred = fig1_study.prepared_inputs(data["x_train"].T, "centred")
+    np.testing.assert_allclose(centred.mean(axis=1), 0, atol=1e-15)
+    with pytest.raises(ValueError, match="unknown inputs"):
+        fig1_study.prepared_inputs(data["x_train"].T, "whitened")
+
+
+def test_the_fig1_study_scores_rays_and_the_neurons_the_relu_never_cuts():
+    from l2relu.jacot2022 import fig1_study
+
+    rng = np.random.default_rng(0)
+    rays = rng.uniform(0.1, 1, size=(3, 42))  # positive on every input: never cut
+    on_rays = rng.uniform(0.5, 2, size=(12, 1)) * rays[np.arange(12) % 3]
+    scores = fig1_study.layer_scores(on_rays, n_rays=3, ray_angle_deg=5)
+    assert scores["mass_on_ray"] == pytest.approx(1)
+    assert scores["mass_on_ray_plane"] == pytest.approx(1)
+    assert scores["always_active_neurons"] == scores["active_neurons"] == 12
+    assert scores["always_active_mass"] == pytest.approx(1)
+    # half the neurons cut on some inputs, half never; dead ones count nowhere
+    cut = on_rays.copy()
+    cut[:6, :10] *= -1
+    dead = np.vstack([cut, -np.ones((4, 42))])
+    scores = fig1_study.layer_scores(dead, n_rays=3, ray_angle_deg=5)
+    assert scores["active_neurons"] == 12 and scores["always_active_neurons"] == 6
+    assert 0 < scores["always_active_mass"] < 1

@@ -289,3 +289,135 @@ def test_a_rank_deficient_kernel_jacobian_is_not_full_rank():
     ms = ledger.krr_claims(pd.DataFrame(rows), 50, 50, 4, exact_rel_tol=1e-8, n_values=10)
     assert _status(ms, "jacot2023.krr.krr_jacobian_full_rank") == ["fail"]  # 20, not 50
     assert _status(ms, "jacot2023.krr.network_jacobian_rank") == ["pass"]  # exactly rank 4
+
+
+def test_the_fig1_study_finds_no_rays_in_random_neurons_and_no_association_in_noise():
+    """Random neuron directions are not on rays (full space or the figure's plane); ray shares
+    drawn apart from the always-active shares carry no association; a share falling with the
+    always-active share does."""
+    from l2relu.jacot2022 import fig1_study, ledger
+
+    rng = np.random.default_rng(1)
+    scores = [
+        fig1_study.layer_scores(rng.standard_normal((50, 42)), n_rays=3, ray_angle_deg=5)
+        for _ in range(3)
+    ]
+    for key in ("mass_on_ray", "mass_on_ray_plane"):
+        assert max(s[key] for s in scores) < 0.5
+    always = rng.uniform(size=60)
+    networks = pd.DataFrame(
+        {
+            "inputs": "raw",
+            "lam": 0.01,
+            "seed": np.repeat(np.arange(20), 3),
+            "layer": 1,
+            "active_neurons": 14,
+            "always_active_neurons": 7,
+            "always_active_mass": always,
+            "mass_on_ray_plane": 0.5,
+            "collapsed": False,
+        }
+    )
+    cut = "jacot2022.fig1study.alignment_follows_cut"
+
+    def with_second_layer(first):  # the second layer does not enter the association
+        return pd.concat([first, first.assign(layer=2)], ignore_index=True)
+
+    noise = networks.assign(mass_on_ray=rng.uniform(size=60))
+    assert _status(ledger.fig1_study_claims(with_second_layer(noise)), cut) == ["fail"]
+    follows = networks.assign(mass_on_ray=1 - always + 0.05 * rng.standard_normal(60))
+    assert _status(ledger.fig1_study_claims(with_second_layer(follows)), cut) == ["pass"]
+
+
+def _relu_net(weights, biases):
+    """A one-network BatchedMLP with the given layers (input layer first)."""
+    import torch
+
+    from l2relu.engine import BatchedMLP
+
+    return BatchedMLP.from_weights(
+        [torch.tensor(w, dtype=torch.float64)[None] for w in weights],
+        [torch.tensor(b, dtype=torch.float64)[None] for b in biases],
+        bias=True,
+    )
+
+
+def test_the_fig3_study_reads_a_projection_and_not_the_identity():
+    """An identity autoencoder (x = relu(x) - relu(-x)) has s2/s1 = 1 at every point and moves
+    no input; a projection on a line has s2/s1 = 0; the study's rows fail the identity."""
+    import torch
+
+    from l2relu.jacot2023 import fig3_study, ledger
+
+    split = np.array([[1.0, 0], [-1, 0], [0, 1], [0, -1]])
+    identity = _relu_net([split, [[1, -1, 0, 0], [0, 0, 1, -1]]], [np.zeros(4), np.zeros(2)])
+    onto_x = _relu_net([split, [[1, -1, 0, 0], [0, 0, 0, 0]]], [np.zeros(4), np.zeros(2)])
+    x = torch.tensor(np.random.default_rng(0).normal(size=(1, 2, 30)))
+    assert fig3_study.jacobian_ratio(identity, x) == pytest.approx([1.0])
+    assert fig3_study.jacobian_ratio(onto_x, x) == pytest.approx([0.0])
+    curves = pd.DataFrame(
+        [
+            {"depth": depth, "curve": c, "seed": s, "input_distance": 0.8, "output_distance": 0.8}
+            | {"jacobian_ratio": 1.0, "norm_per_layer": 1.0, "objective": 1.0}
+            | {"objective_before_last_phase": 1.0}
+            for depth in (2, 8)
+            for c in range(2)
+            for s in range(2)
+        ]
+    )
+    mnist = pd.DataFrame(
+        [
+            {"depth": depth, "seed": s, "loss": 1.0, "noise_share": 1.0, "jacobian_rank": 784}
+            | {"pca_noise_share": 0.1, "objective": 1.0, "objective_before_last_phase": 1.0}
+            for depth in (2, 6)
+            for s in range(2)
+        ]
+    )
+    rows = judged(ledger.fig3_study_claims(curves, mnist, shallow=2, deep=8))
+    status = dict(zip(rows.claim_id, rows.status, strict=True))
+    assert status["jacot2023.fig3study.deep_denoises"] == "fail"
+    assert status["jacot2023.fig3study.deep_vs_shallow"] == "fail"
+    assert status["jacot2023.fig3study.deep_jacobian_rank_one"] == "fail"
+    assert status["jacot2023.fig3study.mnist_noise_like_projection"] == "fail"
+    assert status["jacot2023.fig3study.shallow_does_not_denoise"] == "pass"  # it is the identity
+    assert status["jacot2023.fig3study.converged"] == "pass"
+
+
+def test_pca_noise_share_keeps_noise_in_the_span_and_drops_the_rest():
+    from l2relu.jacot2023.fig3_study import pca_noise_share
+
+    rng = np.random.default_rng(0)
+    train = np.zeros((50, 5))
+    train[:, :2] = rng.normal(size=(50, 2))  # the training images span the first 2 pixels
+    inside, outside = np.eye(5)[:2], np.eye(5)[2:]
+    assert pca_noise_share(train, inside, 2) == pytest.approx(1.0)
+    assert pca_noise_share(train, outside, 2) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_the_fig2_study_leaves_out_networks_that_misfit_and_fails_where_none_fits():
+    from l2relu.jacot2023 import ledger
+
+    networks = pd.DataFrame(
+        [
+            {"family": "bands", "depth": depth, "seed": s, "lam": 0.0, "diverged": False}
+            | {"train_accuracy": 1.0 if s < 2 or depth == 2 else 0.9}
+            | {"tripoints_box": 0 if depth == 2 else 3, "tripoints_padded": 4 if depth == 2 else 0}
+            for depth in (2, 9)
+            for s in range(3)
+        ]
+    )
+    rows = judged(ledger.fig2_study_claims(networks, shallow=2, deep=9, pad=1.5))
+    status = dict(zip(rows.index, rows.status, strict=True))
+    # no tripoint in the data's box at depth 2, 3 in the deep maps that fit: both fail
+    assert (
+        status["jacot2023.fig2study.tripoints_shallow|bands, data box, L = 2, lambda = 0"] == "fail"
+    )
+    assert status["jacot2023.fig2study.tripoints_deep|bands, data box, L = 9, lambda = 0"] == "fail"
+    assert (
+        status["jacot2023.fig2study.tripoints_shallow|bands, 1.5x box, L = 2, lambda = 0"] == "pass"
+    )
+    deep = rows.loc["jacot2023.fig2study.tripoints_deep|bands, 1.5x box, L = 9, lambda = 0"]
+    assert deep.n_seeds == 2 and "1 of 3 seeds below training accuracy 1" in deep.reproduced_value
+    none_fit = networks.assign(train_accuracy=0.5)
+    rows = judged(ledger.fig2_study_claims(none_fit, shallow=2, deep=9, pad=1.5))
+    assert set(rows.status) == {"fail"} and set(rows.n_seeds) == {3}

@@ -1,5 +1,6 @@
 """One-line explanations of config errors (imported at workflow parse time: keep it light)."""
 
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -110,6 +111,22 @@ def jacot2023_problem(jacot: dict) -> str | None:
     fig2 = jacot["fig2"]
     if fig2["shallow_depth"] >= fig2["deep_depth"]:
         return "config key jacot2023.fig2.deep_depth: must be larger than shallow_depth"
+    study = jacot["fig2_study"]
+    for depth in (fig2["shallow_depth"], fig2["deep_depth"]):
+        if depth not in study["depths"]:
+            return (
+                f"config key jacot2023.fig2_study.depths: must hold Fig. 2's depth {depth} "
+                "(the study's claims are about Fig. 2's two depths)"
+            )
+    names = [f["name"] for f in study["families"]]
+    if len(set(names)) < len(names):
+        return "config key jacot2023.fig2_study.families: two families have one name"
+    for index, family in enumerate(study["families"]):
+        if fig2["noise"] >= family["spacing"] / (2 * math.pi * family["amplitude"]):
+            return (
+                f"config key jacot2023.fig2_study.families.{index}: noise {fig2['noise']:g} is "
+                "not below spacing / (2 pi amplitude), so its classes would overlap"
+            )
     for data in ("curve", "mnist"):
         pair = jacot["fig3"][data]
         if pair["shallow"]["depth"] >= pair["deep"]["depth"]:

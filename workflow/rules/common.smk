@@ -165,6 +165,11 @@ def claim_ceiling(claim_id):
     return CLAIMS[claim_id].criterion.bounds()[1]
 
 
+def claim_floor(claim_id):
+    """The smallest value a claim's criterion accepts (a figure draws it as the ledger's bar)."""
+    return CLAIMS[claim_id].criterion.bounds()[0]
+
+
 def target_files(target):
     return figure_files(target) + [claims_rows(target), executed_notebook(target)]
 
@@ -254,3 +259,9 @@ def architecture_constraints(section):
         key: "|".join(str(section[kind][key]) for kind in ("shallow", "deep"))
         for key in ("depth", "width")
     }
+
+
+def study_width(section, depth):
+    """A depth sweep's width: the section's shallow width at its shallow depth, its deep width
+    at every other depth."""
+    return section["shallow" if depth == section["shallow"]["depth"] else "deep"]["width"]

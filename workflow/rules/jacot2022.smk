@@ -176,6 +176,75 @@ rule aggregate_jacot2022_fig1:
         "../scripts/aggregate_jacot2022_fig1.py"
 
 
+# ------------------------------------------------------------------------------ Fig. 1 study
+
+J22_STUDY = config["jacot2022"]["fig1_study"]
+J22_STUDY_SEEDS = seed_range(J22_FIG1["seed"], J22_STUDY["n_seeds"])
+# One job per setting (inputs, lambda): every seed of it trained together.
+J22_STUDY_RUN = "jacot2022/fig1_study/{{inputs}}/w{width}_d3_lam{{lam}}_s{seeds}".format(
+    width=J22_FIG1["width"], seeds=J22_STUDY_SEEDS
+)
+J22_STUDY_LAMS = [fmt_lam(lam) for lam in J22_STUDY["lams"]]
+
+
+rule train_jacot2022_fig1_study:
+    input:
+        data=J22_FIG1_DATA,
+        code=script_code("train_jacot2022_fig1_study"),
+    output:
+        checkpoint=f"results/{J22_STUDY_RUN}/model.pt",
+        runs=f"results/{J22_STUDY_RUN}/runs.csv",
+    log:
+        f"logs/{J22_STUDY_RUN}/train.log",
+    wildcard_constraints:
+        inputs="|".join(J22_STUDY["inputs"]),
+        lam="|".join(map(re.escape, J22_STUDY_LAMS)),
+    conda:
+        ENV
+    threads: 1
+    resources:
+        **TORCH_TRAINING_RESOURCES,
+    params:
+        resume=resume_dir,
+        config=lambda wc: J22_FIG1_TRAINING
+        | {
+            "lam": J22_STUDY["lams"][J22_STUDY_LAMS.index(wc.lam)],
+            "inputs": wc.inputs,
+            "seeds": list(range(J22_FIG1["seed"], J22_FIG1["seed"] + J22_STUDY["n_seeds"])),
+        },
+        device=config["device"],
+    script:
+        "../scripts/train_jacot2022_fig1_study.py"
+
+
+rule aggregate_jacot2022_fig1_study:
+    input:
+        checkpoints=expand(
+            rules.train_jacot2022_fig1_study.output.checkpoint,
+            inputs=J22_STUDY["inputs"],
+            lam=J22_STUDY_LAMS,
+        ),
+        runs=expand(
+            rules.train_jacot2022_fig1_study.output.runs,
+            inputs=J22_STUDY["inputs"],
+            lam=J22_STUDY_LAMS,
+        ),
+        registry=claims_registry("jacot2022_fig1_study"),
+        code=script_code("aggregate_jacot2022_fig1_study"),
+    output:
+        networks=f"results/jacot2022/fig1_study/s{J22_STUDY_SEEDS}_networks.csv",
+        claims=claims_rows("jacot2022_fig1_study"),
+    log:
+        f"logs/jacot2022/fig1_study/s{J22_STUDY_SEEDS}_aggregate.log",
+    conda:
+        ENV
+    params:
+        n_rays=len(J22_FIG1["digits"]),  # one ray per class, as Fig. 1
+        ray_angle_deg=J22_FIG1["ray_angle_deg"],
+    script:
+        "../scripts/aggregate_jacot2022_fig1_study.py"
+
+
 # ------------------------------------------------------------------------------ Fig. 2
 
 J22_FIG2 = config["jacot2022"]["fig2"]
@@ -311,4 +380,14 @@ register_target(
         curves=rules.aggregate_jacot2022_fig2.output.curves,
         diverged=rules.aggregate_jacot2022_fig2.output.diverged,
     ),
+)
+
+register_target(
+    "jacot2022_fig1_study",
+    "jacot2022 Fig. 1 study: the neurons' rays over many seeds, raw and centred inputs, several lambda",
+    tables=dict(
+        networks=rules.aggregate_jacot2022_fig1_study.output.networks,
+    ),
+    ray_angle_deg=J22_FIG1["ray_angle_deg"],
+    ray_share_bar=claim_floor("jacot2022.fig1study.z1_rays"),
 )

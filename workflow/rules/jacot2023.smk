@@ -226,6 +226,77 @@ rule aggregate_jacot2023_fig2:
         "../scripts/aggregate_jacot2023_fig2.py"
 
 
+# ------------------------------------------------------------------------------ Fig. 2 study
+
+J23_FIG2_STUDY = J23["fig2_study"]
+J23_FIG2_STUDY_FAMILIES = {f["name"]: f for f in J23_FIG2_STUDY["families"]}
+J23_FIG2_STUDY_SEEDS = list(range(J23_FIG2["seed"], J23_FIG2["seed"] + J23_FIG2_STUDY["n_seeds"]))
+# One job per (family, depth): every seed and lambda of it trained together.
+J23_FIG2_STUDY_SET = "{{family}}_c{classes}_n{per_class}_noise{noise}_s{seeds}".format(
+    seeds=seed_range(J23_FIG2["seed"], J23_FIG2_STUDY["n_seeds"]), **J23_FIG2
+)
+J23_FIG2_STUDY_RUN = (
+    f"jacot2023/fig2_study/{J23_FIG2_STUDY_SET}/w{J23_FIG2['width']}_d{{depth}}"
+    f"_lam{'+'.join(fmt_lam(v) for v in J23_FIG2['lams'])}"
+)
+
+
+rule train_jacot2023_fig2_study:
+    input:
+        code=script_code("train_jacot2023_fig2_study"),
+    output:
+        networks=f"results/{J23_FIG2_STUDY_RUN}/networks.csv",
+    log:
+        f"logs/{J23_FIG2_STUDY_RUN}.log",
+    wildcard_constraints:
+        family="|".join(J23_FIG2_STUDY_FAMILIES),
+        depth="|".join(map(str, J23_FIG2_STUDY["depths"])),
+    conda:
+        ENV
+    threads: 1
+    resources:
+        **TORCH_TRAINING_RESOURCES,
+    params:
+        resume=resume_dir,
+        study=lambda wc: {
+            "family": J23_FIG2_STUDY_FAMILIES[wc.family],
+            "depth": int(wc.depth),
+            "seeds": J23_FIG2_STUDY_SEEDS,
+            "pad": J23_FIG2_STUDY["pad"],
+        }
+        | {k: J23_FIG2[k] for k in ("classes", "per_class", "noise", "width", "lams", "grid")},
+        phases=J23_FIG2["phases"],
+        device=config["device"],
+    script:
+        "../scripts/train_jacot2023_fig2_study.py"
+
+
+rule aggregate_jacot2023_fig2_study:
+    input:
+        networks=expand(
+            rules.train_jacot2023_fig2_study.output.networks,
+            family=J23_FIG2_STUDY_FAMILIES,
+            depth=J23_FIG2_STUDY["depths"],
+        ),
+        registry=claims_registry("jacot2023_fig2_study"),
+        code=script_code("aggregate_jacot2023_fig2_study"),
+    output:
+        networks=f"results/jacot2023/fig2_study/{J23_FIG2_STUDY_SET.format(family='all')}/networks.csv",
+        points=f"results/jacot2023/fig2_study/{J23_FIG2_STUDY_SET.format(family='all')}/points.csv",
+        claims=claims_rows("jacot2023_fig2_study"),
+    log:
+        f"logs/jacot2023/fig2_study/{J23_FIG2_STUDY_SET.format(family='all')}/aggregate.log",
+    conda:
+        ENV
+    params:
+        families=J23_FIG2_STUDY["families"],
+        data={k: J23_FIG2[k] for k in ("classes", "per_class", "noise", "seed")},
+        depths={"shallow": J23_FIG2["shallow_depth"], "deep": J23_FIG2["deep_depth"]},
+        pad=J23_FIG2_STUDY["pad"],
+    script:
+        "../scripts/aggregate_jacot2023_fig2_study.py"
+
+
 # ------------------------------------------------------------------------------ Fig. 3
 
 J23_FIG3 = J23["fig3"]
@@ -322,6 +393,121 @@ rule aggregate_jacot2023_fig3:
         "../scripts/aggregate_jacot2023_fig3.py"
 
 
+# ------------------------------------------------------------------------------ Fig. 3 study
+
+J23_FIG3_STUDY = J23["fig3_study"]
+J23_STUDY_CURVE = J23_FIG3_STUDY["curve"]
+J23_STUDY_MNIST = J23_FIG3_STUDY["mnist"]
+J23_STUDY_CURVES = seed_range(J23_CURVE["seed"], J23_STUDY_CURVE["n_curves"])
+J23_STUDY_CURVE_RUN = (
+    f"jacot2023/fig3_study/curves_g{J23_STUDY_CURVE['curve_width']}_n{J23_CURVE['n_train']}"
+    f"_r{J23_CURVE['n_random']}_c{J23_STUDY_CURVES}/d{{depth}}_lam{J23_LAM}"
+    f"_s0-{J23_STUDY_CURVE['n_seeds'] - 1}"
+)
+# the study's MNIST autoencoders: Fig. 3's shallow one, and a deep one of the study's own
+J23_STUDY_MNIST_ARCH = {"shallow": J23_MNIST["shallow"], "deep": J23_STUDY_MNIST["deep"]}
+J23_STUDY_MNIST_SEEDS = list(
+    range(J23_MNIST["seed"], J23_MNIST["seed"] + J23_STUDY_MNIST["n_seeds"])
+)
+J23_STUDY_MNIST_RUN = (
+    f"jacot2023/fig3_study/mnist_n{J23_MNIST['n_train']}_t{J23_MNIST['n_noisy']}"
+    f"_noise{J23_MNIST['noise']}/{{kind}}_lam{J23_LAM}"
+    f"_s{seed_range(J23_MNIST['seed'], J23_STUDY_MNIST['n_seeds'])}"
+)
+
+
+rule train_jacot2023_fig3_study_curve:
+    input:
+        code=script_code("train_jacot2023_fig3_study_curve"),
+    output:
+        networks=f"results/{J23_STUDY_CURVE_RUN}/networks.csv",
+        outputs=f"results/{J23_STUDY_CURVE_RUN}/outputs.csv",
+    log:
+        f"logs/{J23_STUDY_CURVE_RUN}.log",
+    wildcard_constraints:
+        depth="|".join(map(str, J23_STUDY_CURVE["depths"])),
+    conda:
+        ENV
+    threads: 1
+    resources:
+        **TORCH_TRAINING_RESOURCES,
+    params:
+        resume=resume_dir,
+        study=lambda wc: {
+            "curve_width": J23_STUDY_CURVE["curve_width"],
+            "curves": list(
+                range(J23_CURVE["seed"], J23_CURVE["seed"] + J23_STUDY_CURVE["n_curves"])
+            ),
+            "seeds": list(range(J23_STUDY_CURVE["n_seeds"])),
+            "n_train": J23_CURVE["n_train"],
+            "n_random": J23_CURVE["n_random"],
+            "depth": int(wc.depth),
+            "width": study_width(J23_CURVE, int(wc.depth)),
+            "lam": J23_FIG3["lam"],
+        },
+        phases=J23_STUDY_CURVE["phases"],
+        device=config["device"],
+    script:
+        "../scripts/train_jacot2023_fig3_study_curve.py"
+
+
+rule train_jacot2023_fig3_study_mnist:
+    input:
+        data=MNIST_DATA.format(**J23_MNIST_SUBSET),
+        code=script_code("train_jacot2023_fig3_study_mnist"),
+    output:
+        networks=f"results/{J23_STUDY_MNIST_RUN}/networks.csv",
+    log:
+        f"logs/{J23_STUDY_MNIST_RUN}.log",
+    wildcard_constraints:
+        kind="shallow|deep",
+    conda:
+        ENV
+    threads: 1
+    resources:
+        **TORCH_TRAINING_RESOURCES,
+    params:
+        resume=resume_dir,
+        study=lambda wc: J23_STUDY_MNIST_ARCH[wc.kind]
+        | {
+            "lam": J23_FIG3["lam"],
+            "noise": J23_MNIST["noise"],
+            "n_noisy": J23_MNIST["n_noisy"],
+            "seeds": J23_STUDY_MNIST_SEEDS,
+            "rank_rel_tol": J23_STUDY_MNIST["rank_rel_tol"],
+        },
+        phases=J23_STUDY_MNIST["phases"],
+        device=config["device"],
+    script:
+        "../scripts/train_jacot2023_fig3_study_mnist.py"
+
+
+rule aggregate_jacot2023_fig3_study:
+    input:
+        curves=expand(
+            rules.train_jacot2023_fig3_study_curve.output.networks,
+            depth=J23_STUDY_CURVE["depths"],
+        ),
+        mnist=expand(
+            rules.train_jacot2023_fig3_study_mnist.output.networks, kind=("shallow", "deep")
+        ),
+        registry=claims_registry("jacot2023_fig3_study"),
+        code=script_code("aggregate_jacot2023_fig3_study"),
+    output:
+        curves="results/jacot2023/fig3_study/curves.csv",
+        mnist="results/jacot2023/fig3_study/mnist.csv",
+        claims=claims_rows("jacot2023_fig3_study"),
+    log:
+        "logs/jacot2023/fig3_study/aggregate.log",
+    conda:
+        ENV
+    params:
+        shallow_depth=J23_CURVE["shallow"]["depth"],
+        deep_depth=J23_CURVE["deep"]["depth"],
+    script:
+        "../scripts/aggregate_jacot2023_fig3_study.py"
+
+
 # ------------------------------------------------------------------------------ targets
 
 register_target(
@@ -369,6 +555,18 @@ register_target(
 )
 
 register_target(
+    "jacot2023_fig2_study",
+    "jacot2023 Fig. 2 study: tripoints against depth over many seeds, two S families, two boxes",
+    tables=dict(
+        networks=rules.aggregate_jacot2023_fig2_study.output.networks,
+        points=rules.aggregate_jacot2023_fig2_study.output.points,
+    ),
+    shallow_depth=J23_FIG2["shallow_depth"],
+    deep_depth=J23_FIG2["deep_depth"],
+    pad=J23_FIG2_STUDY["pad"],
+)
+
+register_target(
     "jacot2023_fig3",
     "jacot2023 Fig. 3: deep and shallow autoencoders on MNIST and on a curve in the plane",
     tables=dict(
@@ -384,4 +582,19 @@ register_target(
     curve_width=J23_CURVE["curve_width"],
     curve_n_train=J23_CURVE["n_train"],
     curve_seed=J23_CURVE["seed"],
+)
+
+register_target(
+    "jacot2023_fig3_study",
+    "jacot2023 Fig. 3 study: autoencoders on smooth random curves and MNIST, trained to convergence, over depth",
+    tables=dict(
+        curves=rules.aggregate_jacot2023_fig3_study.output.curves,
+        mnist=rules.aggregate_jacot2023_fig3_study.output.mnist,
+        outputs=expand(
+            rules.train_jacot2023_fig3_study_curve.output.outputs,
+            depth=J23_STUDY_CURVE["depths"],
+        ),
+    ),
+    shallow_depth=J23_CURVE["shallow"]["depth"],
+    deep_depth=J23_CURVE["deep"]["depth"],
 )

@@ -69,13 +69,16 @@ def silhouette(points: np.ndarray, labels: np.ndarray) -> float:
     return float(np.mean(scores))
 
 
-def find_rays(rows: np.ndarray, n_rays: int):
+def find_rays(rows: np.ndarray, n_rays: int, active: np.ndarray | None = None):
     """Rays through the origin along which the active neurons (rows) align: spherical k-means on
     the neuron directions, weighted by norm, started deterministically from the longest row and
-    the rows farthest in angle from the rays so far. Returns (unit ray directions, each row's
-    ray, each row's angle to it in degrees, active mask)."""
+    the rows farthest in angle from the rays so far. `active`: which rows count, when the rows
+    are not pre-activations (a projection's); by default the rows active on some input.
+    Returns (unit ray directions, each row's ray, each row's angle to it in degrees, active
+    mask)."""
     norms = np.linalg.norm(rows, axis=1)
-    active = forces.active_rows(rows)
+    if active is None:
+        active = forces.active_rows(rows)
     ray_of = np.full(len(rows), -1)
     angle = np.full(len(rows), np.nan)
     if not active.any():  # every neuron dead: no ray to find

@@ -3,6 +3,7 @@
 
 import numpy as np
 import pandas as pd
+from scipy.stats import spearmanr
 
 from l2relu.claims import diverged_runs, measured
 from l2relu.plateau import plateau_onset_on_log_scale, rise_beyond_spread
@@ -101,3 +102,80 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame):
         ms.append(measured("jacot2022.fig1.radial_balance", [per_seed.balance_radial.max()], case))
     ms.append(diverged_runs("jacot2022.fig1.no_divergence", runs))
     return ms
+
+
+def _per_seed(values, n_seeds: int) -> list:
+    """Values per seed; a setting whose every network collapsed measures nothing."""
+    return list(values) if len(values) else [None] * n_seeds
+
+
+def fig1_study_claims(networks: pd.DataFrame):
+    """The Fig. 1 study, per setting (inputs, lambda) and per seed: the share of each hidden
+    layer's norm on rays, in the full space and (Z1) in the figure's plane; over every network:
+    how the first layer's rays go with the share of it that the ReLU never cuts. A collapsed
+    network (a hidden layer without an active neuron: a constant function) has no features to
+    align and is left out, and counted."""
+    ms = []
+    kept = networks[~networks.collapsed.astype(bool)]
+    for (inputs, lam), setting in networks.groupby(["inputs", "lam"], sort=True):
+        case = f"{inputs} inputs, lambda = {lam:g}"
+        n_seeds = setting.seed.nunique()
+        setting = setting[~setting.collapsed.astype(bool)]
+        z1 = setting[setting.layer == 1].sort_values("seed")
+        z2 = setting[setting.layer == 2].sort_values("seed")
+        collapsed = n_seeds - len(z1)
+        left_out = f"{collapsed} of {n_seeds} collapsed, left out" if collapsed else ""
+        cut = (
+            f"median always-active {z1.always_active_neurons.median():g} of "
+            f"{z1.active_neurons.median():g} active neurons"
+            if len(z1)
+            else ""
+        )
+        detail = "; ".join(filter(None, [cut, left_out]))
+
+        ms.append(
+            measured(
+                "jacot2022.fig1study.z1_rays",
+                _per_seed(z1.mass_on_ray, n_seeds),
+                case,
+                detail=detail,
+            )
+        )
+        ms.append(
+            measured(
+                "jacot2022.fig1study.z2_rays",
+                _per_seed(z2.mass_on_ray, n_seeds),
+                case,
+                detail=left_out,
+            )
+        )
+        ms.append(
+            measured(
+                "jacot2022.fig1study.z1_rays_plane",
+                _per_seed(z1.mass_on_ray_plane, n_seeds),
+                case,
+                detail=left_out,
+            )
+        )
+    first = kept[kept.layer == 1]
+    ms.append(
+        measured(
+            "jacot2022.fig1study.alignment_follows_cut",
+            cut_association(first),
+            detail=f"{len(first)} networks; {len(networks[networks.layer == 1]) - len(first)} "
+            "collapsed left out",
+        )
+    )
+    return ms
+
+
+def cut_association(table: pd.DataFrame) -> list[float]:
+    """Spearman's rho between the first layer's norm share on rays and its norm share in
+    always-active neurons, over every network of `table` (one row per network: seed,
+    mass_on_ray, always_active_mass), computed once per seed left out."""
+    rhos = []
+    for seed in sorted(table.seed.unique()):
+        rest = table[table.seed != seed]
+        rho = spearmanr(rest.mass_on_ray, rest.always_active_mass).statistic
+        rhos.append(float(rho))
+    return rhos

@@ -168,3 +168,99 @@ def fig3_claims(summary: pd.DataFrame):
         )
     ms.append(diverged_runs("jacot2023.fig3.no_divergence", summary))
     return ms
+
+
+def fig2_study_claims(networks: pd.DataFrame, shallow: int, deep: int, pad: float):
+    """The Fig. 2 study: per family, box and lambda, the tripoints of the shallow and of the
+    deep networks, one value per seed whose network fits its training set (accuracy 1); the
+    others are left out and counted."""
+    ms = []
+    claim_id = {
+        shallow: "jacot2023.fig2study.tripoints_shallow",
+        deep: "jacot2023.fig2study.tripoints_deep",
+    }
+    for (family, depth, lam), runs in networks.groupby(["family", "depth", "lam"], sort=True):
+        if depth not in claim_id:
+            continue
+        runs = runs.sort_values("seed")
+        fits = runs[(runs.train_accuracy == 1) & ~runs.diverged.astype(bool)]
+        left_out = len(runs) - len(fits)
+        for box in ("box", "padded"):
+            ms.append(
+                measured(
+                    claim_id[depth],
+                    # a setting where no network fits measures nothing
+                    list(fits[f"tripoints_{box}"]) if len(fits) else [None] * len(runs),
+                    f"{family}, {f'{pad:g}x box' if box == 'padded' else 'data box'}, L = {depth}, "
+                    f"lambda = {lam:g}",
+                    detail=f"{left_out} of {len(runs)} seeds below training accuracy 1 left out"
+                    if left_out
+                    else "",
+                )
+            )
+    return ms
+
+
+def fig3_study_claims(curves: pd.DataFrame, mnist: pd.DataFrame, shallow: int, deep: int):
+    """The Fig. 3 study. Curves, one value per (curve, seed) network: at every depth from
+    `deep` on, the distance ratio to the curve, against the shallow network of the same curve
+    and seed, and the Jacobian's s_2/s_1 at the data; at `shallow`, the distance ratio. MNIST,
+    one value per seed: the deep autoencoder's noise share against PCA's at its Jacobian's
+    rank. Checks: convergence over the last phase, and the deep MNIST fit."""
+    ms = []
+    key = ["curve", "seed"]
+    base = curves[curves.depth == shallow].set_index(key).sort_index()
+    ratio = base.output_distance / base.input_distance
+    ms.append(
+        measured(
+            "jacot2023.fig3study.shallow_does_not_denoise", list(ratio), f"curves, L = {shallow}"
+        )
+    )
+    for depth, runs in curves[curves.depth >= deep].groupby("depth", sort=True):
+        runs = runs.set_index(key).sort_index()
+        case = f"curves, L = {depth}"
+        ms.append(
+            measured(
+                "jacot2023.fig3study.deep_denoises",
+                list(runs.output_distance / runs.input_distance),
+                case,
+                detail=f"||W||^2/L median {runs.norm_per_layer.median():.3g}",
+            )
+        )
+        ms.append(
+            measured(
+                "jacot2023.fig3study.deep_vs_shallow",
+                list(runs.output_distance / base.output_distance),
+                f"curves, L = {depth} vs {shallow}",
+            )
+        )
+        ms.append(
+            measured("jacot2023.fig3study.deep_jacobian_rank_one", list(runs.jacobian_ratio), case)
+        )
+    deep_mnist = mnist[mnist.depth == mnist.depth.max()].set_index("seed").sort_index()
+    shallow_mnist = mnist[mnist.depth == mnist.depth.min()].set_index("seed").sort_index()
+    ms.append(
+        measured(
+            "jacot2023.fig3study.mnist_noise_like_projection",
+            list(deep_mnist.noise_share / deep_mnist.pca_noise_share),
+            f"mnist, L = {int(deep_mnist.depth.iloc[0])}",
+            detail="Jacobian rank " + ", ".join(map(str, deep_mnist.jacobian_rank)),
+        )
+    )
+    ms.append(
+        measured(
+            "jacot2023.fig3study.mnist_deep_fits",
+            list(deep_mnist.loss / shallow_mnist.loss),
+            f"mnist, L = {int(deep_mnist.depth.iloc[0])} vs {int(shallow_mnist.depth.iloc[0])}",
+        )
+    )
+    every = pd.concat([curves, mnist], ignore_index=True)
+    fall = 1 - every.objective / every.objective_before_last_phase
+    ms.append(
+        measured(
+            "jacot2023.fig3study.converged",
+            int((fall > 0.01).sum()),
+            detail=f"of {len(every)}; largest fall {fall.max():.2%}",
+        )
+    )
+    return ms

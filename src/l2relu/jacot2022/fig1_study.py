@@ -1,0 +1,144 @@
+"""A study of Fig. 1's first-layer rays: over many seeds, with the inputs as they are and centred
+on their mean, at three lambda, how much of each hidden layer lies on rays, and how much of it
+sits in neurons the ReLU never cuts (positive on every input, where it acts as the identity).
+
+The networks are Fig. 1's (same data, widths, GD, initializations from the same seeds), trained
+in the span of the inputs: with N = 42 points in 784 dimensions, W_1 acts on the data only
+through W_1 Q, Q an orthonormal basis of the inputs' span. GD moves W_1 Q exactly as GD on the
+reduced inputs Q^T X moves a first layer started at W_1 Q, while the rest, W_1 (I - Q Q^T),
+receives no data gradient and only decays by (1 - 2 lambda lr) a step. So the reduced
+training gives every representation of the full one at about a tenth of the cost, and the full
+objective is the reduced one plus lambda times the decayed rest's squared norm.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import torch
+
+from l2relu import engine
+from l2relu.jacot2022 import forces
+from l2relu.jacot2022.fig1 import find_rays
+from l2relu.seeding import derive_seed
+
+INPUTS = ("raw", "centred")
+
+
+@dataclass(frozen=True)
+class StudyConfig:
+    digits: tuple[int, ...]  # Fig. 1's classes
+    width: int  # both hidden layers, as Fig. 1
+    lam: float  # L2 coefficient of this job (Fig. 1's and the study's others)
+    lr: float  # full-batch GD step, as Fig. 1
+    steps: int  # GD steps, as Fig. 1
+    inputs: str  # "raw" (the paper's pixels) or "centred" (minus their mean over the N points)
+    seeds: tuple[int, ...]  # Fig. 1's seeds: the initializations of Fig. 1's networks
+    log_every: int
+
+
+def prepared_inputs(x: np.ndarray, inputs: str) -> np.ndarray:
+    """The training inputs (d_0, N) as the setting uses them."""
+    if inputs not in INPUTS:
+        raise ValueError(f"unknown inputs {inputs!r}; expected one of {INPUTS}")
+    return x - x.mean(axis=1, keepdims=True) if inputs == "centred" else x
+
+
+def input_span(x: np.ndarray) -> np.ndarray:
+    """An orthonormal basis (d_0, r) of the span of the columns of x."""
+    u, s, _ = np.linalg.svd(x, full_matrices=False)
+    return u[:, : int((s > s[0] * 1e-12).sum())]
+
+
+def train(cfg: StudyConfig, x: np.ndarray, labels: np.ndarray, device="auto", log=None):
+    """Fig. 1's network from each seed, trained in the inputs' span, all seeds in one batch.
+    Returns arrays (w1 acting on the reduced inputs `x`, stacked over seeds), one record per
+    seed (loss, full objective, divergence) and the reduced inputs."""
+    dev = engine.pick_device(device)
+    inputs = prepared_inputs(x, cfg.inputs)
+    basis = input_span(inputs)
+    reduced = basis.T @ inputs
+    y = torch.tensor(np.searchsorted(cfg.digits, labels), device=dev)
+    # Fig. 1's initializations (its train() derives them the same way), in the full input space
+    seeds = [derive_seed("jacot2022", "fig1", cfg.digits, cfg.width, s) for s in cfg.seeds]
+    widths = (inputs.shape[0], cfg.width, cfg.width, len(cfg.digits))
+    full = engine.BatchedMLP(engine.NetworkConfig(widths, bias=True), seeds, dev, torch.float64)
+    q = torch.tensor(basis, device=dev)
+    w1 = full.weights[0].detach()
+    rest_sq = ((w1 - w1 @ q @ q.T) ** 2).flatten(1).sum(1)  # (B,) ||W_1 (I - Q Q^T)||^2 at init
+    model = engine.BatchedMLP.from_weights([w1 @ q, *full.weights[1:]], full.biases, bias=True)
+    phases = (engine.Phase("gd", cfg.lr, cfg.steps),)
+    config = engine.TrainConfig("cross_entropy", phases, log_every=cfg.log_every)
+    result = engine.train(
+        model,
+        torch.tensor(reduced, device=dev),
+        y,
+        cfg.lam,
+        config,
+        **({"log": log} if log else {}),
+    )
+    decayed = (1 - 2 * cfg.lam * cfg.lr) ** (2 * result.steps) * rest_sq.cpu().numpy()
+    arrays = {f"w{i + 1}": w.detach().cpu().numpy() for i, w in enumerate(model.weights)}
+    arrays |= {f"b{i + 1}": b.detach().cpu().numpy() for i, b in enumerate(model.biases)}
+    records = pd.DataFrame(
+        {
+            "inputs": cfg.inputs,
+            "lam": cfg.lam,
+            "seed": list(cfg.seeds),
+            "loss": result.loss,
+            "objective": result.objective + cfg.lam * decayed,
+            **result.record(),
+        }
+    )
+    return arrays, records, reduced
+
+
+def layer_scores(z: np.ndarray, n_rays: int, ray_angle_deg: float) -> dict:
+    """How one hidden layer's neurons (rows of its pre-activations z, n x N) sit: the active
+    ones, those the ReLU never cuts (positive on every input), and the share of the active
+    neurons' norm on rays, in the full row space and in the 2-D PCA plane the paper draws.
+    NaN shares for a layer without an active neuron."""
+    active = forces.active_rows(z)
+    mass = np.linalg.norm(np.maximum(z, 0), axis=1)
+    always = active & (z > 0).all(axis=1)
+    if not active.any():  # a dead layer (GD killed every neuron): nothing to align or to cut
+        nan = float("nan")
+        return {
+            "active_neurons": 0,
+            "always_active_neurons": 0,
+            "always_active_mass": nan,
+            "mass_on_ray": nan,
+            "mass_on_ray_plane": nan,
+        }
+    _, _, angle, _ = find_rays(z, n_rays)
+    on_ray = active & (angle <= ray_angle_deg)
+    xy = z @ forces.pca_basis(z).T
+    plane_mass = np.linalg.norm(xy, axis=1)
+    # an active neuron orthogonal to the plane has no direction there
+    shown = active & (plane_mass > 1e-12 * plane_mass.max())
+    _, _, angle_plane, _ = find_rays(xy, n_rays, active=shown)
+    on_ray_plane = shown & (angle_plane <= ray_angle_deg)
+    return {
+        "active_neurons": int(active.sum()),
+        "always_active_neurons": int(always.sum()),
+        "always_active_mass": float(mass[always].sum() / mass[active].sum()),
+        "mass_on_ray": float(mass[on_ray].sum() / mass[active].sum()),
+        "mass_on_ray_plane": float(plane_mass[on_ray_plane].sum() / plane_mass[active].sum()),
+    }
+
+
+def scores(arrays: dict, reduced: np.ndarray, n_rays: int, ray_angle_deg: float) -> pd.DataFrame:
+    """layer_scores of both hidden layers of every network of a job (one row per network and
+    layer, `network` its index in the batch)."""
+    rows = []
+    x = torch.tensor(reduced)
+    for b in range(arrays["w1"].shape[0]):
+        weights = [torch.tensor(arrays[f"w{i}"][b]) for i in (1, 2, 3)]
+        biases = [torch.tensor(arrays[f"b{i}"][b]) for i in (1, 2, 3)]
+        zs = forces.representations(weights, biases, x)
+        for layer in (1, 2):
+            rows.append(
+                {"network": b, "layer": layer}
+                | layer_scores(zs[layer - 1].numpy(), n_rays, ray_angle_deg)
+            )
+    return pd.DataFrame(rows)

@@ -1,0 +1,30 @@
+"""The jacot2022 Fig. 1 study's measures per network and layer, and its ledger rows."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+import pandas as pd  # noqa: E402
+
+from l2relu.claims import rows_from_registry  # noqa: E402
+from l2relu.io import load_checkpoint, write_table  # noqa: E402
+from l2relu.jacot2022 import ledger  # noqa: E402
+from l2relu.jacot2022.fig1_study import scores  # noqa: E402
+
+tables = []
+for checkpoint, runs in zip(snakemake.input.checkpoints, snakemake.input.runs, strict=True):
+    arrays = {k: v.numpy() for k, v in load_checkpoint(checkpoint)["arrays"].items()}
+    runs = pd.read_csv(runs)
+    per_layer = scores(
+        arrays, arrays.pop("inputs"), snakemake.params.n_rays, snakemake.params.ray_angle_deg
+    )
+    tables.append(runs.reset_index(names="network").merge(per_layer, on="network"))
+networks = pd.concat(tables, ignore_index=True).drop(columns="network")
+# a network with a hidden layer without an active neuron computes a constant
+key = ["inputs", "lam", "seed"]
+dead = networks[networks.active_neurons == 0].set_index(key).index
+networks["collapsed"] = networks.set_index(key).index.isin(dead)
+print(networks.to_string(), file=sys.stderr)
+write_table(networks, snakemake.output.networks)
+rows = rows_from_registry(snakemake.input.registry, ledger.fig1_study_claims(networks))
+write_table(rows, snakemake.output.claims)

@@ -1,0 +1,21 @@
+"""The jacot2023 Fig. 3 study's networks in two tables (curves, MNIST) and its ledger rows."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+import pandas as pd  # noqa: E402
+
+from l2relu.claims import rows_from_registry  # noqa: E402
+from l2relu.io import write_table  # noqa: E402
+from l2relu.jacot2023 import ledger  # noqa: E402
+
+curves = pd.concat(map(pd.read_csv, snakemake.input.curves), ignore_index=True)
+mnist = pd.concat(map(pd.read_csv, snakemake.input.mnist), ignore_index=True)
+print(curves.to_string(), mnist.to_string(), sep="\n", file=sys.stderr)
+write_table(curves, snakemake.output.curves)
+write_table(mnist, snakemake.output.mnist)
+measurements = ledger.fig3_study_claims(
+    curves, mnist, snakemake.params.shallow_depth, snakemake.params.deep_depth
+)
+write_table(rows_from_registry(snakemake.input.registry, measurements), snakemake.output.claims)

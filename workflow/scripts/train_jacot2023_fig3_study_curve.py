@@ -1,0 +1,24 @@
+"""Train one depth of the jacot2023 Fig. 3 study on curves: every (curve, seed) autoencoder
+together, to convergence, and measure each."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+import torch  # noqa: E402
+
+from l2relu.engine import checkpointing, phases_from_config  # noqa: E402
+from l2relu.io import write_table  # noqa: E402
+from l2relu.jacot2023.fig3_study import CurveStudyConfig, train_curves  # noqa: E402
+
+torch.set_num_threads(snakemake.threads)
+study = snakemake.params.study
+cfg = CurveStudyConfig(**study | {"curves": tuple(study["curves"]), "seeds": tuple(study["seeds"])})
+# a killed job resumes from its last save on the next run; the saves go once the outputs are in
+with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s"]):
+    networks, outputs = train_curves(
+        cfg, phases_from_config(snakemake.params.phases), snakemake.params.device
+    )
+    print(networks.to_string(), file=sys.stderr)
+    write_table(networks, snakemake.output.networks)
+    write_table(outputs, snakemake.output.outputs)

@@ -1,0 +1,26 @@
+"""Train one MNIST autoencoder of the jacot2023 Fig. 3 study per seed, together, and measure
+the noise each passes against a PCA projection of its Jacobian's rank."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+from l2relu.engine import checkpointing, phases_from_config  # noqa: E402
+from l2relu.io import write_table  # noqa: E402
+from l2relu.jacot2023.fig3_study import train_mnist  # noqa: E402
+
+torch.set_num_threads(snakemake.threads)
+study = snakemake.params.study
+# a killed job resumes from its last save on the next run; the saves go once the output is in
+with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s"]):
+    networks = train_mnist(
+        dict(np.load(snakemake.input.data)),
+        phases=phases_from_config(snakemake.params.phases),
+        device=snakemake.params.device,
+        **study,
+    )
+    print(networks.to_string(), file=sys.stderr)
+    write_table(networks, snakemake.output.networks)
