@@ -399,10 +399,12 @@ J23_FIG3_STUDY = J23["fig3_study"]
 J23_STUDY_CURVE = J23_FIG3_STUDY["curve"]
 J23_STUDY_MNIST = J23_FIG3_STUDY["mnist"]
 J23_STUDY_CURVES = seed_range(J23_CURVE["seed"], J23_STUDY_CURVE["n_curves"])
-J23_STUDY_CURVE_RUN = (
+J23_STUDY_CURVE_SET = (
     f"jacot2023/fig3_study/curves_g{J23_STUDY_CURVE['curve_width']}_n{J23_CURVE['n_train']}"
-    f"_r{J23_CURVE['n_random']}_c{J23_STUDY_CURVES}/d{{depth}}_lam{J23_LAM}"
-    f"_s0-{J23_STUDY_CURVE['n_seeds'] - 1}"
+    f"_r{J23_CURVE['n_random']}_c{J23_STUDY_CURVES}"
+)
+J23_STUDY_CURVE_RUN = (
+    f"{J23_STUDY_CURVE_SET}/d{{depth}}_lam{J23_LAM}_s{seed_range(0, J23_STUDY_CURVE['n_seeds'])}"
 )
 # the study's MNIST autoencoders: Fig. 3's shallow one, and a deep one of the study's own
 J23_STUDY_MNIST_ARCH = {"shallow": J23_MNIST["shallow"], "deep": J23_STUDY_MNIST["deep"]}
@@ -496,6 +498,7 @@ rule aggregate_jacot2023_fig3_study:
     output:
         curves="results/jacot2023/fig3_study/curves.csv",
         mnist="results/jacot2023/fig3_study/mnist.csv",
+        polyline=f"results/{J23_STUDY_CURVE_SET}/first_curve.csv",
         claims=claims_rows("jacot2023_fig3_study"),
     log:
         "logs/jacot2023/fig3_study/aggregate.log",
@@ -504,6 +507,7 @@ rule aggregate_jacot2023_fig3_study:
     params:
         shallow_depth=J23_CURVE["shallow"]["depth"],
         deep_depth=J23_CURVE["deep"]["depth"],
+        first_curve={"curve_width": J23_STUDY_CURVE["curve_width"], "seed": J23_CURVE["seed"]},
     script:
         "../scripts/aggregate_jacot2023_fig3_study.py"
 
@@ -590,6 +594,7 @@ register_target(
     tables=dict(
         curves=rules.aggregate_jacot2023_fig3_study.output.curves,
         mnist=rules.aggregate_jacot2023_fig3_study.output.mnist,
+        polyline=rules.aggregate_jacot2023_fig3_study.output.polyline,
         outputs=expand(
             rules.train_jacot2023_fig3_study_curve.output.outputs,
             depth=J23_STUDY_CURVE["depths"],
