@@ -205,10 +205,15 @@ def seed_range(first, n):
     return f"{first}-{first + n - 1}"
 
 
+def seed_list(first, n):
+    """The n seeds from `first` on, which seed_range(first, n) names in a path."""
+    return list(range(first, first + n))
+
+
 def seeds_from(first):
     """The seeds of an experiment whose first seed is `first`: config `seeds` of them, over
     which every empirical claim is measured."""
-    return list(range(first, first + config["seeds"]))
+    return seed_list(first, config["seeds"])
 
 
 def notebook_parameters(**extra):

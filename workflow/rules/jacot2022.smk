@@ -210,7 +210,7 @@ rule train_jacot2022_fig1_study:
         | {
             "lam": J22_STUDY["lams"][J22_STUDY_LAMS.index(wc.lam)],
             "inputs": wc.inputs,
-            "seeds": list(range(J22_FIG1["seed"], J22_FIG1["seed"] + J22_STUDY["n_seeds"])),
+            "seeds": seed_list(J22_FIG1["seed"], J22_STUDY["n_seeds"]),
         },
         device=config["device"],
     script:

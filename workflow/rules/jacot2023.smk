@@ -230,7 +230,7 @@ rule aggregate_jacot2023_fig2:
 
 J23_FIG2_STUDY = J23["fig2_study"]
 J23_FIG2_STUDY_FAMILIES = {f["name"]: f for f in J23_FIG2_STUDY["families"]}
-J23_FIG2_STUDY_SEEDS = list(range(J23_FIG2["seed"], J23_FIG2["seed"] + J23_FIG2_STUDY["n_seeds"]))
+J23_FIG2_STUDY_SEEDS = seed_list(J23_FIG2["seed"], J23_FIG2_STUDY["n_seeds"])
 # One job per (family, depth): every seed and lambda of it trained together.
 J23_FIG2_STUDY_SET = "{{family}}_c{classes}_n{per_class}_noise{noise}_s{seeds}".format(
     seeds=seed_range(J23_FIG2["seed"], J23_FIG2_STUDY["n_seeds"]), **J23_FIG2
@@ -408,9 +408,7 @@ J23_STUDY_CURVE_RUN = (
 )
 # the study's MNIST autoencoders: Fig. 3's shallow one, and a deep one of the study's own
 J23_STUDY_MNIST_ARCH = {"shallow": J23_MNIST["shallow"], "deep": J23_STUDY_MNIST["deep"]}
-J23_STUDY_MNIST_SEEDS = list(
-    range(J23_MNIST["seed"], J23_MNIST["seed"] + J23_STUDY_MNIST["n_seeds"])
-)
+J23_STUDY_MNIST_SEEDS = seed_list(J23_MNIST["seed"], J23_STUDY_MNIST["n_seeds"])
 J23_STUDY_MNIST_RUN = (
     f"jacot2023/fig3_study/mnist_n{J23_MNIST['n_train']}_t{J23_MNIST['n_noisy']}"
     f"_noise{J23_MNIST['noise']}/{{kind}}_lam{J23_LAM}"
@@ -437,10 +435,8 @@ rule train_jacot2023_fig3_study_curve:
         resume=resume_dir,
         study=lambda wc: {
             "curve_width": J23_STUDY_CURVE["curve_width"],
-            "curves": list(
-                range(J23_CURVE["seed"], J23_CURVE["seed"] + J23_STUDY_CURVE["n_curves"])
-            ),
-            "seeds": list(range(J23_STUDY_CURVE["n_seeds"])),
+            "curves": seed_list(J23_CURVE["seed"], J23_STUDY_CURVE["n_curves"]),
+            "seeds": seed_list(0, J23_STUDY_CURVE["n_seeds"]),
             "n_train": J23_CURVE["n_train"],
             "n_random": J23_CURVE["n_random"],
             "depth": int(wc.depth),

@@ -42,6 +42,16 @@ def _train_converging(model, x, lam, phases, dtype, log):
     return engine.train(model, x, x, lam, last, **kw), before
 
 
+def _fit(result, before, b: int) -> dict:
+    """Network b's fit: data loss, objective, objective before the last phase, divergence."""
+    return {
+        "loss": result.loss[b],
+        "objective": result.objective[b],
+        "objective_before_last_phase": before[b],
+        "diverged": bool(result.diverged[b]),
+    }
+
+
 def jacobian_ratio(model, x: torch.Tensor) -> np.ndarray:
     """(B,) median over the points of s_2/s_1 of each network's Jacobian there; x (B, 2, N).
     A point's outputs depend on its own input only, so the gradient of an output coordinate
@@ -89,10 +99,7 @@ def train_curves(cfg: CurveStudyConfig, phases, device="auto", log=None):
                 "width": cfg.width,
                 "curve": c,
                 "seed": s,
-                "loss": result.loss[b],
-                "objective": result.objective[b],
-                "objective_before_last_phase": before[b],
-                "diverged": bool(result.diverged[b]),
+                **_fit(result, before, b),
                 "norm_per_layer": norm_per_layer[b],
                 "jacobian_ratio": ratio[b],
                 "input_distance": distance_to_polyline(inputs[c], polyline).mean(),
@@ -179,10 +186,7 @@ def train_mnist(
                 "depth": depth,
                 "width": width,
                 "seed": seed,
-                "loss": result.loss[b],
-                "objective": result.objective[b],
-                "objective_before_last_phase": before[b],
-                "diverged": bool(result.diverged[b]),
+                **_fit(result, before, b),
                 "noise_share": float((passed / np.linalg.norm(e, axis=1)).mean()),
                 "jacobian_rank": rank,
                 "pca_noise_share": pca_noise_share(train, e, rank),
