@@ -85,6 +85,11 @@ CATALOGUE = [
         "config key jacot2023.fig2_study.depths: must hold Fig. 2's depth 9",
     ),
     BadInput(
+        "a Fig. 3 study without the figure's deep depth",
+        "jacot2023:\n  fig3_study:\n    curve:\n      depths: [2, 4, 8]\n",
+        "config key jacot2023.fig3_study.curve.depths: must hold Fig. 3's deep depth 12",
+    ),
+    BadInput(
         "more digits than the embedded MNIST has",
         "jacot2022:\n  fig2:\n    mnist:\n      n_train: 4500\n",
         "the embedded set has 500",

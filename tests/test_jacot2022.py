@@ -333,3 +333,44 @@ def test_the_fig1_study_scores_rays_and_the_neurons_the_relu_never_cuts():
     scores = fig1_study.layer_scores(dead, n_rays=3, ray_angle_deg=5)
     assert scores["active_neurons"] == 12 and scores["always_active_neurons"] == 6
     assert 0 < scores["always_active_mass"] < 1
+
+
+def test_the_fig1_study_reads_no_rays_in_a_layer_of_too_few_neurons():
+    """Three or fewer active neurons lie on three rays whatever their directions: the share is
+    not read (NaN), and the ledger leaves such a seed out and counts it."""
+    from l2relu.jacot2022 import fig1_study, ledger
+
+    rng = np.random.default_rng(2)
+    few = np.vstack([rng.standard_normal((3, 42)) + 3, -np.ones((47, 42))])
+    scores = fig1_study.layer_scores(few, n_rays=3, ray_angle_deg=5)
+    assert scores["active_neurons"] == 3
+    assert np.isnan(scores["mass_on_ray"]) and np.isnan(scores["mass_on_ray_plane"])
+    assert not np.isnan(fig1_study.layer_scores(few[:1].repeat(4, 0), 3, 5)["mass_on_ray"])
+    rows = pd.DataFrame(
+        [
+            {"inputs": "raw", "lam": 0.01, "seed": s, "layer": layer, "collapsed": False}
+            | {"active_neurons": 14, "always_active_neurons": 7, "always_active_mass": 0.5}
+            | {"mass_on_ray": np.nan if s == 0 else 1.0, "mass_on_ray_plane": 1.0}
+            for s in range(4)
+            for layer in (1, 2)
+        ]
+    )
+    (z1,) = [m for m in ledger.fig1_study_claims(rows, n_rays=3) if m.claim_id.endswith("z1_rays")]
+    assert z1.values == [1.0, 1.0, 1.0]
+    assert "1 of 4 with 3 or fewer active neurons" in z1.detail
+
+
+def test_the_fig1_study_calls_a_constant_network_collapsed():
+    """A network whose last layer is zero computes a constant however alive its hidden layers
+    are; one with a live path does not."""
+    from l2relu.jacot2022 import fig1_study
+
+    rng = np.random.default_rng(3)
+    arrays = {
+        f"w{i}": rng.standard_normal((2, *shape))
+        for i, shape in ((1, (8, 5)), (2, (8, 8)), (3, (3, 8)))
+    }
+    arrays |= {f"b{i}": np.zeros((2, n)) for i, n in ((1, 8), (2, 8), (3, 3))}
+    arrays["w3"][1] = 0  # network 1: the outputs are the bias, on every input
+    table = fig1_study.scores(arrays, np.abs(rng.standard_normal((5, 20))), 3, 5)
+    assert table.groupby("network").collapsed.first().tolist() == [False, True]

@@ -324,9 +324,9 @@ def test_the_fig1_study_finds_no_rays_in_random_neurons_and_no_association_in_no
         return pd.concat([first, first.assign(layer=2)], ignore_index=True)
 
     noise = networks.assign(mass_on_ray=rng.uniform(size=60))
-    assert _status(ledger.fig1_study_claims(with_second_layer(noise)), cut) == ["fail"]
+    assert _status(ledger.fig1_study_claims(with_second_layer(noise), n_rays=3), cut) == ["fail"]
     follows = networks.assign(mass_on_ray=1 - always + 0.05 * rng.standard_normal(60))
-    assert _status(ledger.fig1_study_claims(with_second_layer(follows)), cut) == ["pass"]
+    assert _status(ledger.fig1_study_claims(with_second_layer(follows), n_rays=3), cut) == ["pass"]
 
 
 def _relu_net(weights, biases):
@@ -347,14 +347,14 @@ def test_the_fig3_study_reads_a_projection_and_not_the_identity():
     no input; a projection on a line has s2/s1 = 0; the study's rows fail the identity."""
     import torch
 
-    from l2relu.jacot2023 import fig3_study, ledger
+    from l2relu.jacot2023 import autoencoders, ledger
 
     split = np.array([[1.0, 0], [-1, 0], [0, 1], [0, -1]])
     identity = _relu_net([split, [[1, -1, 0, 0], [0, 0, 1, -1]]], [np.zeros(4), np.zeros(2)])
     onto_x = _relu_net([split, [[1, -1, 0, 0], [0, 0, 0, 0]]], [np.zeros(4), np.zeros(2)])
     x = torch.tensor(np.random.default_rng(0).normal(size=(1, 2, 30)))
-    assert fig3_study.jacobian_ratio(identity, x) == pytest.approx([1.0])
-    assert fig3_study.jacobian_ratio(onto_x, x) == pytest.approx([0.0])
+    assert autoencoders.jacobian_ratio(identity, x) == pytest.approx([1.0])
+    assert autoencoders.jacobian_ratio(onto_x, x) == pytest.approx([0.0])
     curves = pd.DataFrame(
         [
             {"depth": depth, "curve": c, "seed": s, "input_distance": 0.8, "output_distance": 0.8}
@@ -373,7 +373,7 @@ def test_the_fig3_study_reads_a_projection_and_not_the_identity():
             for s in range(2)
         ]
     )
-    rows = judged(ledger.fig3_study_claims(curves, mnist, shallow=2, deep=8))
+    rows = judged(ledger.fig3_study_claims(curves, mnist, shallow=2, deep_from=8))
     status = dict(zip(rows.claim_id, rows.status, strict=True))
     assert status["jacot2023.fig3study.deep_denoises"] == "fail"
     assert status["jacot2023.fig3study.deep_vs_shallow"] == "fail"

@@ -134,6 +134,23 @@ def jacot2023_problem(jacot: dict) -> str | None:
                 f"config key jacot2023.fig3.{data}.deep.depth: must be larger than "
                 f"{data}.shallow.depth"
             )
+    curve, study = jacot["fig3"]["curve"], jacot["fig3_study"]["curve"]
+    needed = {
+        "Fig. 3's shallow depth": curve["shallow"]["depth"],
+        "Fig. 3's deep depth": curve["deep"]["depth"],
+        "deep_from": study["deep_from"],
+    }
+    for name, depth in needed.items():
+        if depth not in study["depths"]:
+            return (
+                f"config key jacot2023.fig3_study.curve.depths: must hold {name} {depth} "
+                "(the study sweeps the figure's depths and its rows start at deep_from)"
+            )
+    if study["deep_from"] <= curve["shallow"]["depth"]:
+        return (
+            "config key jacot2023.fig3_study.curve.deep_from: must be larger than Fig. 3's "
+            "shallow depth"
+        )
     return None
 
 

@@ -304,10 +304,13 @@ J23_CURVE = J23_FIG3["curve"]
 J23_MNIST = J23_FIG3["mnist"]
 J23_LAM = fmt_lam(J23_FIG3["lam"])
 # A seed draws the curve (or the noise), the points and the initialization: one data set per
-# seed of the claims, the figure draws the first.
+# seed of the claims, the figure draws the first. The curve autoencoders of one architecture,
+# one per seed, train together in one job.
 J23_CURVE_SEEDS = seeds_from(J23_CURVE["seed"])
-J23_CURVE_SET = "curve_g{curve_width}_n{n_train}_r{n_random}_s{{seed}}".format(**J23_CURVE)
-J23_CURVE_RUN = f"jacot2023/fig3/{J23_CURVE_SET}/w{{width}}_d{{depth}}_lam{J23_LAM}"
+J23_CURVE_RUN = (
+    "jacot2023/fig3/curves_g{curve_width}_n{n_train}_r{n_random}".format(**J23_CURVE)
+    + f"_s{seed_range(J23_CURVE['seed'], config['seeds'])}/w{{width}}_d{{depth}}_lam{J23_LAM}"
+)
 J23_MNIST_SUBSET = MNIST_SUBSETS["jacot2023.fig3.mnist"]
 J23_MNIST_SEEDS = seeds_from(J23_MNIST["seed"])
 J23_MNIST_SET = "mnist_n{n_train}_t{n_noisy}_noise{noise}_s{{seed}}".format(**J23_MNIST)
@@ -318,13 +321,12 @@ rule train_jacot2023_fig3_curve:
     input:
         code=script_code("train_jacot2023_fig3_curve"),
     output:
+        networks=f"results/{J23_CURVE_RUN}/networks.csv",
         outputs=f"results/{J23_CURVE_RUN}/outputs.csv",
-        summary=f"results/{J23_CURVE_RUN}/summary.csv",
     log:
         f"logs/{J23_CURVE_RUN}.log",
     wildcard_constraints:
         **architecture_constraints(J23_CURVE),
-        seed="|".join(map(str, J23_CURVE_SEEDS)),
     conda:
         ENV
     threads: 1
@@ -332,8 +334,8 @@ rule train_jacot2023_fig3_curve:
         **TORCH_TRAINING_RESOURCES,
     params:
         resume=resume_dir,
-        data=lambda wc: {k: J23_CURVE[k] for k in ("curve_width", "n_train", "n_random")}
-        | {"seed": int(wc.seed)},
+        data={k: J23_CURVE[k] for k in ("curve_width", "n_train", "n_random")},
+        seeds=J23_CURVE_SEEDS,
         lam=J23_FIG3["lam"],
         phases=J23_CURVE["phases"],
         device=config["device"],
@@ -372,9 +374,8 @@ rule aggregate_jacot2023_fig3:
     input:
         registry=claims_registry("jacot2023_fig3"),
         curve=[
-            f"results/{run}/summary.csv"
-            for seed in J23_CURVE_SEEDS
-            for run in autoencoder_runs(J23_CURVE_RUN, J23_CURVE, seed)
+            rules.train_jacot2023_fig3_curve.output.networks.format(**J23_CURVE[kind])
+            for kind in ("shallow", "deep")
         ],
         mnist=[
             f"results/{run}/summary.csv"
@@ -502,7 +503,7 @@ rule aggregate_jacot2023_fig3_study:
         ENV
     params:
         shallow_depth=J23_CURVE["shallow"]["depth"],
-        deep_depth=J23_CURVE["deep"]["depth"],
+        deep_from=J23_STUDY_CURVE["deep_from"],
         first_curve={"curve_width": J23_STUDY_CURVE["curve_width"], "seed": J23_CURVE["seed"]},
     script:
         "../scripts/aggregate_jacot2023_fig3_study.py"
@@ -571,8 +572,8 @@ register_target(
     "jacot2023 Fig. 3: deep and shallow autoencoders on MNIST and on a curve in the plane",
     tables=dict(
         curve=[
-            f"results/{run}/outputs.csv"
-            for run in autoencoder_runs(J23_CURVE_RUN, J23_CURVE, J23_CURVE_SEEDS[0])
+            rules.train_jacot2023_fig3_curve.output.outputs.format(**J23_CURVE[kind])
+            for kind in ("shallow", "deep")
         ],
         images=rules.train_jacot2023_fig3_mnist.output.images.format(
             **J23_MNIST["deep"], seed=J23_MNIST_SEEDS[0]
@@ -581,7 +582,6 @@ register_target(
     ),
     curve_width=J23_CURVE["curve_width"],
     curve_n_train=J23_CURVE["n_train"],
-    curve_seed=J23_CURVE["seed"],
 )
 
 register_target(
@@ -596,6 +596,6 @@ register_target(
             depth=J23_STUDY_CURVE["depths"],
         ),
     ),
-    shallow_depth=J23_CURVE["shallow"]["depth"],
-    deep_depth=J23_CURVE["deep"]["depth"],
+    distance_bar=claim_ceiling("jacot2023.fig3study.deep_denoises"),
+    jacobian_bar=claim_ceiling("jacot2023.fig3study.deep_jacobian_rank_one"),
 )

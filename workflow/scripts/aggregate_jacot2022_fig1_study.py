@@ -20,11 +20,9 @@ for checkpoint, runs in zip(snakemake.input.checkpoints, snakemake.input.runs, s
     )
     tables.append(runs.reset_index(names="network").merge(per_layer, on="network"))
 networks = pd.concat(tables, ignore_index=True).drop(columns="network")
-# a network with a hidden layer without an active neuron computes a constant
-key = ["inputs", "lam", "seed"]
-dead = networks[networks.active_neurons == 0].set_index(key).index
-networks["collapsed"] = networks.set_index(key).index.isin(dead)
 print(networks.to_string(), file=sys.stderr)
 write_table(networks, snakemake.output.networks)
-rows = rows_from_registry(snakemake.input.registry, ledger.fig1_study_claims(networks))
+rows = rows_from_registry(
+    snakemake.input.registry, ledger.fig1_study_claims(networks, snakemake.params.n_rays)
+)
 write_table(rows, snakemake.output.claims)

@@ -20,6 +20,6 @@ first = snakemake.params.first_curve  # the figure draws it
 xy = curve_polyline(first["curve_width"], first["seed"])
 write_table(pd.DataFrame({"x": xy[:, 0], "y": xy[:, 1]}), snakemake.output.polyline)
 measurements = ledger.fig3_study_claims(
-    curves, mnist, snakemake.params.shallow_depth, snakemake.params.deep_depth
+    curves, mnist, snakemake.params.shallow_depth, snakemake.params.deep_from
 )
 write_table(rows_from_registry(snakemake.input.registry, measurements), snakemake.output.claims)

@@ -23,6 +23,10 @@ from l2relu.jacot2022.fig1 import find_rays
 from l2relu.seeding import derive_seed
 
 INPUTS = ("raw", "centred")
+# A network whose outputs vary by at most this over the inputs computes a constant: it has
+# collapsed (a dead layer, or weights decayed to nothing). In the default study the collapsed
+# ones vary by exactly 0, every other network by more than 4.
+CONSTANT_OUTPUT = 1e-6
 
 
 @dataclass(frozen=True)
@@ -97,48 +101,53 @@ def layer_scores(z: np.ndarray, n_rays: int, ray_angle_deg: float) -> dict:
     """How one hidden layer's neurons (rows of its pre-activations z, n x N) sit: the active
     ones, those the ReLU never cuts (positive on every input), and the share of the active
     neurons' norm on rays, in the full row space and in the 2-D PCA plane the paper draws.
-    NaN shares for a layer without an active neuron."""
+    A share is NaN where it cannot be read: a layer of at most n_rays active neurons (or
+    neurons seen in the plane) lies on n_rays rays whatever their directions."""
+    nan = float("nan")
     active = forces.active_rows(z)
     mass = np.linalg.norm(np.maximum(z, 0), axis=1)
     always = active & (z > 0).all(axis=1)
-    if not active.any():  # a dead layer (GD killed every neuron): nothing to align or to cut
-        nan = float("nan")
-        return {
-            "active_neurons": 0,
-            "always_active_neurons": 0,
-            "always_active_mass": nan,
-            "mass_on_ray": nan,
-            "mass_on_ray_plane": nan,
-        }
+    scores = {
+        "active_neurons": int(active.sum()),
+        "always_active_neurons": int(always.sum()),
+        "always_active_mass": float(mass[always].sum() / mass[active].sum())
+        if active.any()
+        else nan,
+        "mass_on_ray": nan,
+        "mass_on_ray_plane": nan,
+    }
+    if active.sum() <= n_rays:
+        return scores
     _, _, angle, _ = find_rays(z, n_rays)
     on_ray = active & (angle <= ray_angle_deg)
+    scores["mass_on_ray"] = float(mass[on_ray].sum() / mass[active].sum())
     xy = z @ forces.pca_basis(z).T
     plane_mass = np.linalg.norm(xy, axis=1)
     # an active neuron orthogonal to the plane has no direction there
     shown = active & (plane_mass > 1e-12 * plane_mass.max())
-    _, _, angle_plane, _ = find_rays(xy, n_rays, active=shown)
-    on_ray_plane = shown & (angle_plane <= ray_angle_deg)
-    return {
-        "active_neurons": int(active.sum()),
-        "always_active_neurons": int(always.sum()),
-        "always_active_mass": float(mass[always].sum() / mass[active].sum()),
-        "mass_on_ray": float(mass[on_ray].sum() / mass[active].sum()),
-        "mass_on_ray_plane": float(plane_mass[on_ray_plane].sum() / plane_mass[active].sum()),
-    }
+    if shown.sum() > n_rays:
+        _, _, angle_plane, _ = find_rays(xy, n_rays, active=shown)
+        on_ray_plane = shown & (angle_plane <= ray_angle_deg)
+        scores["mass_on_ray_plane"] = float(
+            plane_mass[on_ray_plane].sum() / plane_mass[active].sum()
+        )
+    return scores
 
 
 def scores(arrays: dict, reduced: np.ndarray, n_rays: int, ray_angle_deg: float) -> pd.DataFrame:
     """layer_scores of both hidden layers of every network of a job (one row per network and
-    layer, `network` its index in the batch)."""
+    layer, `network` its index in the batch), and whether the network has collapsed."""
     rows = []
     x = torch.tensor(reduced)
     for b in range(arrays["w1"].shape[0]):
         weights = [torch.tensor(arrays[f"w{i}"][b]) for i in (1, 2, 3)]
         biases = [torch.tensor(arrays[f"b{i}"][b]) for i in (1, 2, 3)]
         zs = forces.representations(weights, biases, x)
+        out = zs[2].numpy()  # the outputs
+        collapsed = bool((out.max(axis=1) - out.min(axis=1)).max() <= CONSTANT_OUTPUT)
         for layer in (1, 2):
             rows.append(
-                {"network": b, "layer": layer}
+                {"network": b, "layer": layer, "collapsed": collapsed}
                 | layer_scores(zs[layer - 1].numpy(), n_rays, ray_angle_deg)
             )
     return pd.DataFrame(rows)

@@ -104,17 +104,29 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame):
     return ms
 
 
-def _per_seed(values, n_seeds: int) -> list:
-    """Values per seed; a setting whose every network collapsed measures nothing."""
-    return list(values) if len(values) else [None] * n_seeds
+def _readable(shares: pd.Series, n_seeds: int, collapsed: int, n_rays: int):
+    """The shares that can be read (per seed, NaN left out), and the detail that counts the
+    seeds left out; a setting where none can be read measures nothing."""
+    values = list(shares.dropna())
+    few = len(shares) - len(values)
+    detail = "; ".join(
+        filter(
+            None,
+            [
+                f"{collapsed} of {n_seeds} collapsed" if collapsed else "",
+                f"{few} of {n_seeds} with {n_rays} or fewer active neurons" if few else "",
+            ],
+        )
+    )
+    return values or [None] * n_seeds, f"{detail}, left out" if detail else ""
 
 
-def fig1_study_claims(networks: pd.DataFrame):
+def fig1_study_claims(networks: pd.DataFrame, n_rays: int):
     """The Fig. 1 study, per setting (inputs, lambda) and per seed: the share of each hidden
     layer's norm on rays, in the full space and (Z1) in the figure's plane; over every network:
     how the first layer's rays go with the share of it that the ReLU never cuts. A collapsed
-    network (a hidden layer without an active neuron: a constant function) has no features to
-    align and is left out, and counted."""
+    network (a constant function) has no features to align, and a layer of n_rays or fewer
+    active neurons is on n_rays rays by construction: both are left out, and counted."""
     ms = []
     kept = networks[~networks.collapsed.astype(bool)]
     for (inputs, lam), setting in networks.groupby(["inputs", "lam"], sort=True):
@@ -124,46 +136,29 @@ def fig1_study_claims(networks: pd.DataFrame):
         z1 = setting[setting.layer == 1].sort_values("seed")
         z2 = setting[setting.layer == 2].sort_values("seed")
         collapsed = n_seeds - len(z1)
-        left_out = f"{collapsed} of {n_seeds} collapsed, left out" if collapsed else ""
         cut = (
             f"median always-active {z1.always_active_neurons.median():g} of "
             f"{z1.active_neurons.median():g} active neurons"
             if len(z1)
             else ""
         )
-        detail = "; ".join(filter(None, [cut, left_out]))
-
-        ms.append(
-            measured(
-                "jacot2022.fig1study.z1_rays",
-                _per_seed(z1.mass_on_ray, n_seeds),
-                case,
-                detail=detail,
-            )
-        )
-        ms.append(
-            measured(
-                "jacot2022.fig1study.z2_rays",
-                _per_seed(z2.mass_on_ray, n_seeds),
-                case,
-                detail=left_out,
-            )
-        )
-        ms.append(
-            measured(
-                "jacot2022.fig1study.z1_rays_plane",
-                _per_seed(z1.mass_on_ray_plane, n_seeds),
-                case,
-                detail=left_out,
-            )
-        )
+        for claim_id, shares, note in (
+            ("jacot2022.fig1study.z1_rays", z1.mass_on_ray, cut),
+            ("jacot2022.fig1study.z2_rays", z2.mass_on_ray, ""),
+            ("jacot2022.fig1study.z1_rays_plane", z1.mass_on_ray_plane, ""),
+        ):
+            values, left_out = _readable(shares, n_seeds, collapsed, n_rays)
+            detail = "; ".join(filter(None, [note, left_out]))
+            ms.append(measured(claim_id, values, case, detail=detail))
     first = kept[kept.layer == 1]
+    readable = first.dropna(subset=["mass_on_ray"])
     ms.append(
         measured(
             "jacot2022.fig1study.alignment_follows_cut",
-            cut_association(first),
-            detail=f"{len(first)} networks; {len(networks[networks.layer == 1]) - len(first)} "
-            "collapsed left out",
+            cut_association(readable),
+            detail=f"{len(readable)} networks; "
+            f"{len(networks[networks.layer == 1]) - len(first)} collapsed and "
+            f"{len(first) - len(readable)} with {n_rays} or fewer active neurons left out",
         )
     )
     return ms

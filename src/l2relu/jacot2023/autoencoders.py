@@ -72,46 +72,128 @@ def uniform_in_box(points: np.ndarray, n: int, rng: np.random.Generator) -> np.n
     return rng.uniform(points.min(axis=0), points.max(axis=0), size=(n, points.shape[1]))
 
 
-def curve_table(depth: int, inputs, outputs, polyline) -> pd.DataFrame:
-    """One row per random input: where it is, where the autoencoder sends it, and both
-    distances to the curve."""
-    return pd.DataFrame(
-        {
-            "depth": depth,
-            "input_x": inputs[:, 0],
-            "input_y": inputs[:, 1],
-            "output_x": outputs[:, 0],
-            "output_y": outputs[:, 1],
-            "input_distance": distance_to_polyline(inputs, polyline),
-            "output_distance": distance_to_polyline(outputs, polyline),
-        }
-    )
-
-
 @dataclass(frozen=True)
-class CurveConfig:
-    curve_width: int  # width of the random ReLU net R -> R^2 drawing the curve
-    n_train: int  # points g(t), t ~ N(0, 1), the autoencoder is fitted to
-    n_random: int  # random inputs, uniform in the data's bounding box (green in the figure)
-    seed: int  # draws the curve, its points and the random inputs
+class CurveData:
+    curve_width: int  # width of the random ReLU net R -> R^2 drawing each curve (its kinks)
+    n_train: int  # points g(t), t ~ N(0, 1), an autoencoder is fitted to
+    n_random: int  # random inputs, uniform in the curve's bounding box (green in the figure)
 
 
-def curve_experiment(
-    cfg: CurveConfig, arch: Architecture, lam: float, phases, device="auto", log=None
-):
-    """Fig. 3 B/C: fit one autoencoder to the curve's points and send random inputs through
-    it. Returns (one row per random input, summary)."""
-    points = curve_points(cfg.curve_width, cfg.n_train, cfg.seed)
-    model, summary = train(points.T, arch, lam, phases, ("curve", cfg.seed), device=device, log=log)
-    rng = rng_for("jacot2023", "curve_random_inputs", cfg.seed, cfg.n_random)
-    inputs = uniform_in_box(points, cfg.n_random, rng)
-    polyline = curve_polyline(cfg.curve_width, cfg.seed)
-    table = curve_table(arch.depth, inputs, apply(model, inputs), polyline)
-    summary |= {
-        "input_distance": float(table.input_distance.mean()),
-        "output_distance": float(table.output_distance.mean()),
+def train_converging(model, x, lam, phases, dtype, log=None):
+    """All phases but the last, then the last (a small step): returns the result and each
+    network's objective before the last phase, for a convergence criterion."""
+    kw = {"log": log} if log else {}
+    first = engine.TrainConfig(
+        "mse", tuple(phases[:-1]), dtype=dtype, log_every=phases[0].steps // 5
+    )
+    before = engine.train(model, x, x, lam, first, **kw).objective
+    last = engine.TrainConfig(
+        "mse", tuple(phases[-1:]), dtype=dtype, log_every=phases[-1].steps // 2
+    )
+    return engine.train(model, x, x, lam, last, **kw), before
+
+
+def fit_record(result, before, b: int) -> dict:
+    """Network b's fit: data loss, objective, objective before the last phase, divergence."""
+    return {
+        "loss": result.loss[b],
+        "objective": result.objective[b],
+        "objective_before_last_phase": before[b],
+        "diverged": bool(result.diverged[b]),
     }
-    return table, summary
+
+
+def jacobian_ratio(model, x: torch.Tensor) -> np.ndarray:
+    """(B,) median over the points of s_2/s_1 of each network's Jacobian there; x (B, 2, N).
+    A point's outputs depend on its own input only, so the gradient of an output coordinate
+    summed over the points gives that row of every point's Jacobian."""
+    x = x.detach().clone().requires_grad_()
+    out = model.forward(x)
+    rows = [torch.autograd.grad(out[:, i].sum(), x, retain_graph=True)[0] for i in range(2)]
+    jac = torch.stack(rows, dim=1).permute(0, 3, 1, 2)  # (B, N, out, in)
+    s = torch.linalg.svdvals(jac)
+    return (s[..., 1] / s[..., 0]).median(dim=1).values.detach().cpu().numpy()
+
+
+def train_curves(
+    data: CurveData,
+    networks,
+    init_seeds,
+    arch: Architecture,
+    lam: float,
+    phases,
+    device="auto",
+    log=None,
+):
+    """Autoencoders of one architecture on curves, trained together (float64): network b,
+    labelled networks[b] = (curve, seed), is fitted to that curve's points from the
+    initialization init_seeds[b]. Returns one row per network (fit, ||W||^2 / L, the Jacobian's
+    s_2/s_1 at the data, mean distances of random inputs and of their outputs to the curve)
+    and every network's random inputs with their outputs."""
+    torch.set_flush_denormal(True)
+    dev = engine.pick_device(device)
+    curves = list(dict.fromkeys(c for c, _ in networks))
+    points = {c: curve_points(data.curve_width, data.n_train, c) for c in curves}
+    x = torch.tensor(np.stack([points[c].T for c, _ in networks]), device=dev)
+    widths = (2, *([arch.width] * (arch.depth - 1)), 2)
+    model = engine.BatchedMLP(
+        engine.NetworkConfig(widths, bias=True), list(init_seeds), dev, torch.float64
+    )
+    result, before = train_converging(model, x, lam, phases, "float64", log)
+    inputs = {
+        c: uniform_in_box(
+            points[c], data.n_random, rng_for("jacot2023", "curve_random_inputs", c, data.n_random)
+        )
+        for c in curves
+    }
+    with torch.no_grad():
+        random_x = torch.tensor(np.stack([inputs[c].T for c, _ in networks]), device=dev)
+        outputs = model.forward(random_x).cpu().numpy().transpose(0, 2, 1)  # (B, n_random, 2)
+        norm_per_layer = (model.squared_norm() / arch.depth).cpu().numpy()
+    ratio = jacobian_ratio(model, x)
+    rows = []
+    for b, (c, s) in enumerate(networks):
+        polyline = curve_polyline(data.curve_width, c)
+        rows.append(
+            {
+                "depth": arch.depth,
+                "width": arch.width,
+                "curve": c,
+                "seed": s,
+                **fit_record(result, before, b),
+                "norm_per_layer": norm_per_layer[b],
+                "jacobian_ratio": ratio[b],
+                "input_distance": distance_to_polyline(inputs[c], polyline).mean(),
+                "output_distance": distance_to_polyline(outputs[b], polyline).mean(),
+            }
+        )
+    moved = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "depth": arch.depth,
+                    "curve": c,
+                    "seed": s,
+                    "input_x": inputs[c][:, 0],
+                    "input_y": inputs[c][:, 1],
+                    "output_x": outputs[b][:, 0],
+                    "output_y": outputs[b][:, 1],
+                }
+            )
+            for b, (c, s) in enumerate(networks)
+        ],
+        ignore_index=True,
+    )
+    return pd.DataFrame(rows), moved
+
+
+def figure_curves(data: CurveData, seeds, arch: Architecture, lam: float, phases, device="auto"):
+    """Fig. 3 B/C: one autoencoder per seed, each on the curve of its own seed, from an
+    initialization drawn from that seed and the architecture."""
+    init = [
+        derive_seed("jacot2023", "autoencoder", "curve", s, arch.depth, arch.width) for s in seeds
+    ]
+    return train_curves(data, [(s, s) for s in seeds], init, arch, lam, phases, device)
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,7 @@ import pandas as pd
 import torch
 
 from l2relu import engine
-from l2relu.jacot2023.autoencoders import distance_to_polyline, uniform_in_box
-from l2relu.jacot2023.data import curve_points, curve_polyline
+from l2relu.jacot2023 import autoencoders
 from l2relu.seeding import derive_seed, rng_for
 
 
@@ -28,94 +27,26 @@ class CurveStudyConfig:
     lam: float  # the ridge, as Fig. 3
 
 
-def _train_converging(model, x, lam, phases, dtype, log):
-    """All phases but the last, then the last (a small step): returns the result and each
-    network's objective before the last phase, for the convergence criterion."""
-    kw = {"log": log} if log else {}
-    first = engine.TrainConfig(
-        "mse", tuple(phases[:-1]), dtype=dtype, log_every=phases[0].steps // 5
-    )
-    before = engine.train(model, x, x, lam, first, **kw).objective
-    last = engine.TrainConfig(
-        "mse", tuple(phases[-1:]), dtype=dtype, log_every=phases[-1].steps // 2
-    )
-    return engine.train(model, x, x, lam, last, **kw), before
-
-
-def _fit(result, before, b: int) -> dict:
-    """Network b's fit: data loss, objective, objective before the last phase, divergence."""
-    return {
-        "loss": result.loss[b],
-        "objective": result.objective[b],
-        "objective_before_last_phase": before[b],
-        "diverged": bool(result.diverged[b]),
-    }
-
-
-def jacobian_ratio(model, x: torch.Tensor) -> np.ndarray:
-    """(B,) median over the points of s_2/s_1 of each network's Jacobian there; x (B, 2, N).
-    A point's outputs depend on its own input only, so the gradient of an output coordinate
-    summed over the points gives that row of every point's Jacobian."""
-    x = x.detach().clone().requires_grad_()
-    out = model.forward(x)
-    rows = [torch.autograd.grad(out[:, i].sum(), x, retain_graph=True)[0] for i in range(2)]
-    jac = torch.stack(rows, dim=1).permute(0, 3, 1, 2)  # (B, N, out, in)
-    s = torch.linalg.svdvals(jac)
-    return (s[..., 1] / s[..., 0]).median(dim=1).values.detach().cpu().numpy()
-
-
 def train_curves(cfg: CurveStudyConfig, phases, device="auto", log=None):
     """Every (curve, seed) autoencoder of one depth, trained together, each on its curve.
     Returns one row per network and the outputs of the first network's random inputs."""
-    torch.set_flush_denormal(True)
-    dev = engine.pick_device(device)
     networks = [(c, s) for c in cfg.curves for s in cfg.seeds]
-    points = {c: curve_points(cfg.curve_width, cfg.n_train, c) for c in cfg.curves}
-    x = torch.tensor(np.stack([points[c].T for c, _ in networks]), device=dev)
     init = [
         derive_seed("jacot2023", "fig3_study", cfg.curve_width, c, s, cfg.depth, cfg.width)
         for c, s in networks
     ]
-    widths = (2, *([cfg.width] * (cfg.depth - 1)), 2)
-    model = engine.BatchedMLP(engine.NetworkConfig(widths, bias=True), init, dev, torch.float64)
-    result, before = _train_converging(model, x, cfg.lam, phases, "float64", log)
-    inputs = {
-        c: uniform_in_box(
-            points[c], cfg.n_random, rng_for("jacot2023", "curve_random_inputs", c, cfg.n_random)
-        )
-        for c in cfg.curves
-    }
-    with torch.no_grad():
-        random_x = torch.tensor(np.stack([inputs[c].T for c, _ in networks]), device=dev)
-        outputs = model.forward(random_x).cpu().numpy().transpose(0, 2, 1)  # (B, n_random, 2)
-        norm_per_layer = (model.squared_norm() / cfg.depth).cpu().numpy()
-    ratio = jacobian_ratio(model, x)
-    rows = []
-    for b, (c, s) in enumerate(networks):
-        polyline = curve_polyline(cfg.curve_width, c)
-        rows.append(
-            {
-                "depth": cfg.depth,
-                "width": cfg.width,
-                "curve": c,
-                "seed": s,
-                **_fit(result, before, b),
-                "norm_per_layer": norm_per_layer[b],
-                "jacobian_ratio": ratio[b],
-                "input_distance": distance_to_polyline(inputs[c], polyline).mean(),
-                "output_distance": distance_to_polyline(outputs[b], polyline).mean(),
-            }
-        )
-    first = pd.DataFrame(
-        {
-            "depth": cfg.depth,
-            "input_x": inputs[cfg.curves[0]][:, 0],
-            "input_y": inputs[cfg.curves[0]][:, 1],
-            "output_x": outputs[0][:, 0],
-            "output_y": outputs[0][:, 1],
-        }
+    table, moved = autoencoders.train_curves(
+        autoencoders.CurveData(cfg.curve_width, cfg.n_train, cfg.n_random),
+        networks,
+        init,
+        autoencoders.Architecture(cfg.depth, cfg.width),
+        cfg.lam,
+        phases,
+        device,
+        log,
     )
-    return pd.DataFrame(rows), first
+    first = moved[(moved.curve == networks[0][0]) & (moved.seed == networks[0][1])]
+    return table, first.drop(columns=["curve", "seed"]).reset_index(drop=True)
 
 
 def jacobian_rank(model, images: torch.Tensor, network: int, rel_tol: float) -> int:
@@ -167,7 +98,7 @@ def train_mnist(
     init = [derive_seed("jacot2023", "autoencoder", "mnist", s, depth, width) for s in seeds]
     widths = (x.shape[0], *([width] * (depth - 1)), x.shape[0])
     model = engine.BatchedMLP(engine.NetworkConfig(widths, bias=True), init, dev, torch_dtype)
-    result, before = _train_converging(model, x, lam, phases, dtype, log)
+    result, before = autoencoders.train_converging(model, x, lam, phases, dtype, log)
     shown = np.linspace(0, len(train) - 1, n_noisy).round().astype(int)
     clean = train[shown]
     rows = []
@@ -186,7 +117,7 @@ def train_mnist(
                 "depth": depth,
                 "width": width,
                 "seed": seed,
-                **_fit(result, before, b),
+                **autoencoders.fit_record(result, before, b),
                 "noise_share": float((passed / np.linalg.norm(e, axis=1)).mean()),
                 "jacobian_rank": rank,
                 "pca_noise_share": pca_noise_share(train, e, rank),

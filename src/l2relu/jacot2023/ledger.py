@@ -201,9 +201,9 @@ def fig2_study_claims(networks: pd.DataFrame, shallow: int, deep: int, pad: floa
     return ms
 
 
-def fig3_study_claims(curves: pd.DataFrame, mnist: pd.DataFrame, shallow: int, deep: int):
+def fig3_study_claims(curves: pd.DataFrame, mnist: pd.DataFrame, shallow: int, deep_from: int):
     """The Fig. 3 study. Curves, one value per (curve, seed) network: at every depth from
-    `deep` on, the distance ratio to the curve, against the shallow network of the same curve
+    `deep_from` on, the distance ratio to the curve, against the shallow network of the same curve
     and seed, and the Jacobian's s_2/s_1 at the data; at `shallow`, the distance ratio. MNIST,
     one value per seed: the deep autoencoder's noise share against PCA's at its Jacobian's
     rank. Checks: convergence over the last phase, and the deep MNIST fit."""
@@ -216,7 +216,7 @@ def fig3_study_claims(curves: pd.DataFrame, mnist: pd.DataFrame, shallow: int, d
             "jacot2023.fig3study.shallow_does_not_denoise", list(ratio), f"curves, L = {shallow}"
         )
     )
-    for depth, runs in curves[curves.depth >= deep].groupby("depth", sort=True):
+    for depth, runs in curves[curves.depth >= deep_from].groupby("depth", sort=True):
         runs = runs.set_index(key).sort_index()
         case = f"curves, L = {depth}"
         ms.append(
