@@ -198,19 +198,20 @@ def training_jobs(c: dict) -> list[Job]:
             )
         )
     f3 = k["fig3"]
-    for kind, seed in itertools.product(("deep", "shallow"), range(c["seeds"])):
+    for kind in ("deep", "shallow"):  # one job per architecture, every seed's curve together
         a = f3["curve"][kind]
         jobs.append(
             Job(
                 "train_jacot2023_fig3_curve",
                 "jacot2023_fig3",
-                f"curve {kind} seed {seed}",
-                1,
+                f"curve {kind}",
+                c["seeds"],
                 (2, *[a["width"]] * (a["depth"] - 1), 2),
                 f3["curve"]["n_train"],
                 _from_config(f3["curve"]["phases"]),
             )
         )
+    for kind, seed in itertools.product(("deep", "shallow"), range(c["seeds"])):
         a = f3["mnist"][kind]
         jobs.append(
             Job(

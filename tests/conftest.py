@@ -9,7 +9,23 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 # What a user's checkout holds that the workflow needs (results/ and figures/ are generated).
-WORKFLOW_PARTS = ["Snakefile", "workflow", "config", "notebooks", "environment.yml", "src"]
+WORKFLOW_PARTS = [
+    "Snakefile",
+    "workflow",
+    "config",
+    "notebooks",
+    "environment.yml",
+    "src",
+    "reference",
+]
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--update-reference",
+        action="store_true",
+        help="save the end-to-end smoke build's ledger as reference/smoke (an intended change)",
+    )
 
 
 def registered_targets() -> list[str]:

@@ -201,3 +201,14 @@ def test_fig1_ledger_counts_per_seed_and_fails_without_converged_runs():
     assert (
         rows.status[rows.claim_id == "timor2022.fig1.stable_rank_bounded_away_from_1"] == "fail"
     ).all()
+
+
+def test_lemma6_with_no_run_converged_applies_to_none():
+    """At the paper-shapes scale no run converges: the membership of no run is empty, not an
+    error."""
+    from l2relu.timor2022 import theory
+
+    x = np.array([[1.0, 0.99], [-1.0, 0.99]]) / np.hypot(1, 0.99)
+    empty = np.zeros((0, 2, 2))
+    applies, in_f = theory.lemma6_membership(empty, np.zeros((0, 2)), np.zeros((0, 2)), *x.T)
+    assert applies.shape == in_f.shape == (0,)

@@ -1,14 +1,15 @@
 """The whole workflow at smoke scale, in temporary copies of the repository."""
 
 import filecmp
+import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
-from conftest import registered_targets, snakemake
+from conftest import REPO, registered_targets, snakemake
 
-from l2relu import claims
+from l2relu import claims, reference
 from l2relu.registry import load_registry
 
 pytestmark = pytest.mark.e2e
@@ -16,6 +17,7 @@ pytestmark = pytest.mark.e2e
 TARGETS = registered_targets()
 # every registered target, the opt-in studies too, so that each is built and in the ledger
 EVERY_TARGET = "every_target.yaml"
+BUILD_SECONDS = []  # wall time of each build, for the reference's provenance
 SMOKE = ["--configfile", "config/smoke.yaml", EVERY_TARGET]
 
 
@@ -28,7 +30,9 @@ def built(tmp_path_factory):
     for name in ("first", "second"):
         tree = copy_workflow(tmp_path_factory.mktemp(name))
         (tree / EVERY_TARGET).write_text(yaml.safe_dump({"targets": TARGETS}))
+        start = time.perf_counter()
         snakemake(tree, "--cores", "2", *SMOKE)
+        BUILD_SECONDS.append(time.perf_counter() - start)
         trees.append(tree)
     return trees
 
@@ -98,3 +102,21 @@ def test_one_figure_rebuilds_only_what_it_needs(workflow_copy):
 def test_an_unknown_target_is_refused(workflow_copy):
     proc = snakemake(workflow_copy, "-n", "timor2022_fig9", check=False)
     assert proc.returncode != 0
+
+
+def test_the_smoke_ledger_matches_its_reference(built, request):
+    """compare_reference against reference/smoke: an unintended change of a result fails here.
+    An intended one is saved by `pytest -m e2e --update-reference tests/test_workflow_e2e.py`,
+    which rewrites reference/smoke/ (ledger and provenance) for the same commit."""
+    tree = built[0]
+    if request.config.getoption("--update-reference"):
+        saved = reference.save(
+            tree / "results/claims.csv",
+            REPO / "reference/smoke",
+            BUILD_SECONDS[0],
+            ["config/smoke.yaml", f"{EVERY_TARGET} (targets: every registered target)"],
+        )
+        pytest.skip(f"reference saved: {saved}")
+    snakemake(tree, "compare_reference", *SMOKE)
+    diff = pd.read_csv(tree / "results/compare_reference.csv")
+    assert diff.empty, diff.to_string()

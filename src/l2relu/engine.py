@@ -452,7 +452,7 @@ def train(
                 )
                 log(
                     f"[{phase.optimizer} step {done}/{total_steps}] loss {summary} "
-                    f"diverged {int(diverged.sum())} elapsed {time.perf_counter() - start:.1f}s"
+                    f"diverged {int(diverged.sum())} elapsed {time.perf_counter() - start:.3f}s"
                 )
         for p in params:
             p.grad = None

@@ -101,7 +101,7 @@ def train(w, v, x, y, *, lr, steps, loss_scale, log_every=0, threads=None, log=N
                 f"[gd step {done}/{steps}] loss median "
                 f"{np.median(finite) if len(finite) else np.nan:.3e} "
                 f"below 1e-4: {int((finite < 1e-4).sum())}/{len(cur)} "
-                f"non-finite {len(cur) - len(finite)} elapsed {time.perf_counter() - start:.1f}s"
+                f"non-finite {len(cur) - len(finite)} elapsed {time.perf_counter() - start:.3f}s"
             )
     final = loss(w, v, x, y, loss_scale)
     # a loss that overflows only in the final evaluation counts as diverged at the end

@@ -16,6 +16,7 @@ CHEN_THEORY_RUN = "results/chen2024/theory/spread{spread}_s{seed}".format(
     spread=fmt_lam(CHEN_THEORY["spread"]), seed=CHEN_THEORY["seed"]
 )
 CHEN_THEORY_LOG = CHEN_THEORY_RUN.replace("results/", "logs/", 1)
+CHEN_GD_RUN = f"{CHEN_THEORY_RUN.removeprefix('results/')}/train_gd"
 
 
 rule construct_chen2024_fig1_layer:
@@ -100,13 +101,15 @@ rule train_chen2024_gd:
     output:
         runs=f"{CHEN_THEORY_RUN}/gd.csv",
     log:
-        f"{CHEN_THEORY_LOG}/train_gd.log",
+        job_log(CHEN_GD_RUN),
+    benchmark:
+        job_benchmark("train_chen2024_gd", CHEN_GD_RUN)
     conda:
         ENV
     # one thread: runs beside the one-thread sweeps instead of waiting for two free cores
     threads: 1
     resources:
-        **TORCH_TRAINING_RESOURCES,
+        **training_resources("train_chen2024_gd"),
     params:
         resume=resume_dir,
         config=CHEN_THEORY,

@@ -41,3 +41,23 @@ rule claims:
         fail_once_marker=config["fail_once_marker"],
     script:
         "../scripts/build_claims.py"
+
+
+rule compare_reference:
+    """The rows of this run's ledger whose value or verdict differs from the reference ledger
+    of the scale in use (reference/<scale>/claims.csv), over the targets this run built."""
+    input:
+        ledger=rules.claims.output.csv,
+        reference=f"reference/{config['scale']}/claims.csv",
+        code=script_code("compare_reference"),
+    output:
+        "results/compare_reference.csv",
+    log:
+        "logs/compare_reference.log",
+    localrule: True
+    conda:
+        ENV
+    params:
+        rel_tol=config["reference_rel_tol"],
+    script:
+        "../scripts/compare_reference.py"

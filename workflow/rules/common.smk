@@ -33,6 +33,7 @@ from l2relu.configcheck import (
 )
 from l2relu.jacot2022.sweeps import plateau_widths
 from l2relu.registry import RegistryError, load_registry
+from l2relu.resources import asked, steps_per_job
 
 # The jobs' software environment for `--sdm conda`: the runtime pins of pyproject.toml only.
 ENV = "../envs/l2relu.yaml"
@@ -82,13 +83,48 @@ onstart:
     _check_executor()
 
 
-# What a training job asks the scheduler for. PyTorch jobs also ask for GPUs (the SLURM
-# plugin's `gpu` resource, sbatch --gpus); with 0 they ask for none.
-TRAINING_RESOURCES = {
-    "runtime": config["resources"]["train_runtime_min"],
-    "mem_mb": config["resources"]["train_mem_mb"],
-}
-TORCH_TRAINING_RESOURCES = TRAINING_RESOURCES | {"gpu": config["resources"]["train_gpus"]}
+# What a training job asks the scheduler for, from its rule's measures at paper shape
+# (workflow/resources.yaml, written by benchmarks/measure_resources.py from the `benchmark:`
+# files and logs of a paper-shapes build) and its steps under this config: the measure times
+# the config's margin times the attempt. PyTorch jobs also ask for GPUs (the SLURM plugin's
+# `gpu` resource, sbatch --gpus); with 0 they ask for none.
+MEASURED = yaml.safe_load((WORKFLOW_DIR / "workflow" / "resources.yaml").read_text())["rules"]
+STEPS_PER_JOB = steps_per_job(config)
+
+
+def job_log(run):
+    """A training job's log: logs/<run>.log."""
+    return f"logs/{run}.log"
+
+
+def job_benchmark(rule_name, run):
+    """A training job's benchmark (wall time, peak memory): by rule, then the run its log is
+    named by, so that benchmarks/measure_resources.py finds the log (its step rates) from it."""
+    return f"logs/benchmarks/{rule_name}/{run}.tsv"
+
+
+def training_resources(rule_name, torch=True):
+    """mem_mb and runtime (minutes) of a job of `rule_name`, from its measures and its steps
+    under this config."""
+    if rule_name not in MEASURED:
+        raise WorkflowError(
+            f"workflow/resources.yaml has no measures of {rule_name} (run "
+            "benchmarks/measure_resources.py on a paper-shapes build)"
+        )
+    measured, margins = MEASURED[rule_name], config["resources"]
+    steps = STEPS_PER_JOB[rule_name]
+
+    def ask(attempt):
+        return asked(measured, steps, margins["memory_margin"], margins["runtime_margin"], attempt)
+
+    def mem_mb(wildcards, attempt):
+        return ask(attempt)[0]
+
+    def runtime(wildcards, attempt):
+        return ask(attempt)[1]
+
+    gpus = {"gpu": config["resources"]["train_gpus"]} if torch else {}
+    return {"mem_mb": mem_mb, "runtime": runtime} | gpus
 
 
 # Where a PyTorch training job keeps its periodic saves: beside its first output, so that a

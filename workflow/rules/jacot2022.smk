@@ -54,7 +54,9 @@ rule train_jacot2022_plateau:
     output:
         losses=f"results/{J22_PLATEAU_RUN}/losses.csv",
     log:
-        f"logs/{J22_PLATEAU_RUN}.log",
+        job_log(J22_PLATEAU_RUN),
+    benchmark:
+        job_benchmark("train_jacot2022_plateau", J22_PLATEAU_RUN)
     wildcard_constraints:
         setting="|".join(J22_PLATEAU_N),
         n="|".join(str(n) for ns in J22_PLATEAU_N.values() for n in ns),
@@ -64,7 +66,7 @@ rule train_jacot2022_plateau:
         ENV
     threads: 1
     resources:
-        **TORCH_TRAINING_RESOURCES,
+        **training_resources("train_jacot2022_plateau"),
     params:
         resume=resume_dir,
         config=lambda wc: {
@@ -93,6 +95,7 @@ rule aggregate_jacot2022_theory:
         claims=claims_rows("jacot2022_theory"),
     log:
         "logs/jacot2022/theory/aggregate.log",
+    localrule: True
     conda:
         ENV
     params:
@@ -125,7 +128,9 @@ rule train_jacot2022_fig1:
     output:
         checkpoint=f"results/{J22_FIG1_RUN}/model.pt",
     log:
-        f"logs/{J22_FIG1_RUN}/train.log",
+        job_log(f"{J22_FIG1_RUN}/train"),
+    benchmark:
+        job_benchmark("train_jacot2022_fig1", f"{J22_FIG1_RUN}/train")
     wildcard_constraints:
         seed="|".join(map(str, J22_FIG1_SEEDS)),
     conda:
@@ -133,7 +138,7 @@ rule train_jacot2022_fig1:
     # one thread: runs beside the one-thread sweeps instead of waiting for two free cores
     threads: 1
     resources:
-        **TORCH_TRAINING_RESOURCES,
+        **training_resources("train_jacot2022_fig1"),
     params:
         resume=resume_dir,
         config=lambda wc: J22_FIG1_TRAINING | {"seed": int(wc.seed)},
@@ -170,6 +175,7 @@ rule aggregate_jacot2022_fig1:
         claims=claims_rows("jacot2022_fig1"),
     log:
         "logs/jacot2022/fig1/aggregate.log",
+    localrule: True
     conda:
         ENV
     script:
@@ -195,7 +201,9 @@ rule train_jacot2022_fig1_study:
         checkpoint=f"results/{J22_STUDY_RUN}/model.pt",
         runs=f"results/{J22_STUDY_RUN}/runs.csv",
     log:
-        f"logs/{J22_STUDY_RUN}/train.log",
+        job_log(f"{J22_STUDY_RUN}/train"),
+    benchmark:
+        job_benchmark("train_jacot2022_fig1_study", f"{J22_STUDY_RUN}/train")
     wildcard_constraints:
         inputs="|".join(J22_STUDY["inputs"]),
         lam="|".join(map(re.escape, J22_STUDY_LAMS)),
@@ -203,7 +211,7 @@ rule train_jacot2022_fig1_study:
         ENV
     threads: 1
     resources:
-        **TORCH_TRAINING_RESOURCES,
+        **training_resources("train_jacot2022_fig1_study"),
     params:
         resume=resume_dir,
         config=lambda wc: J22_FIG1_TRAINING
@@ -236,6 +244,7 @@ rule aggregate_jacot2022_fig1_study:
         claims=claims_rows("jacot2022_fig1_study"),
     log:
         f"logs/jacot2022/fig1_study/s{J22_STUDY_SEEDS}_aggregate.log",
+    localrule: True
     conda:
         ENV
     params:
@@ -302,7 +311,9 @@ rule train_jacot2022_fig2:
     output:
         runs=f"results/{J22_FIG2_RUN}/runs.csv",
     log:
-        f"logs/{J22_FIG2_RUN}.log",
+        job_log(J22_FIG2_RUN),
+    benchmark:
+        job_benchmark("train_jacot2022_fig2", J22_FIG2_RUN)
     wildcard_constraints:
         dataset="mnist|teacher",
         width="|".join(str(w) for w in J22_FIG2["widths"]),
@@ -314,7 +325,7 @@ rule train_jacot2022_fig2:
     # do more than one job on both (a second thread speeds one job up 1.05-1.8x).
     threads: 1
     resources:
-        **TORCH_TRAINING_RESOURCES,
+        **training_resources("train_jacot2022_fig2"),
     params:
         resume=resume_dir,
         config=lambda wc: {
@@ -345,6 +356,7 @@ rule aggregate_jacot2022_fig2:
         claims=claims_rows("jacot2022_fig2"),
     log:
         "logs/jacot2022/fig2/aggregate.log",
+    localrule: True
     conda:
         ENV
     params:

@@ -27,7 +27,9 @@ rule train_jacot2023_fig1:
         checkpoint=f"results/{J23_FIG1_RUN}/model.pt",
         runs=f"results/{J23_FIG1_RUN}/runs.csv",
     log:
-        f"logs/{J23_FIG1_RUN}/train.log",
+        job_log(f"{J23_FIG1_RUN}/train"),
+    benchmark:
+        job_benchmark("train_jacot2023_fig1", f"{J23_FIG1_RUN}/train")
     priority: 1
     conda:
         ENV
@@ -36,7 +38,7 @@ rule train_jacot2023_fig1:
     # first, being the build's longest job.
     threads: 1
     resources:
-        **TORCH_TRAINING_RESOURCES,
+        **training_resources("train_jacot2023_fig1"),
     params:
         resume=resume_dir,
         task=J23_TASK,
@@ -58,6 +60,7 @@ rule analyze_jacot2023_fig1:
         claims=claims_rows("jacot2023_fig1"),
     log:
         f"logs/{J23_FIG1_RUN}/analyze.log",
+    localrule: True
     conda:
         ENV
     params:
@@ -116,7 +119,9 @@ rule train_jacot2023_depth:
         checkpoint=f"results/{J23_DEPTH_RUN}/model.pt",
         runs=f"results/{J23_DEPTH_RUN}/runs.csv",
     log:
-        f"logs/{J23_DEPTH_RUN}/train.log",
+        job_log(f"{J23_DEPTH_RUN}/train"),
+    benchmark:
+        job_benchmark("train_jacot2023_depth", f"{J23_DEPTH_RUN}/train")
     wildcard_constraints:
         depth="|".join(map(str, J23_DEPTH["depths"])),
         n_train="|".join(map(str, J23_DEPTH["n_train"])),
@@ -126,7 +131,7 @@ rule train_jacot2023_depth:
     # do more than one job on both (a second thread speeds one job up 1.05-1.8x).
     threads: 1
     resources:
-        **TORCH_TRAINING_RESOURCES,
+        **training_resources("train_jacot2023_depth"),
     params:
         resume=resume_dir,
         task=J23_TASK,
@@ -147,6 +152,7 @@ rule aggregate_jacot2023_depth:
         claims=claims_rows("jacot2023_depth"),
     log:
         f"logs/jacot2023/depth/{J23_TASK_ID}/aggregate.log",
+    localrule: True
     conda:
         ENV
     params:
@@ -183,7 +189,9 @@ rule train_jacot2023_fig2:
         regions=f"results/{J23_FIG2_RUN}/regions.csv",
         summary=f"results/{J23_FIG2_RUN}/summary.csv",
     log:
-        f"logs/{J23_FIG2_RUN}.log",
+        job_log(J23_FIG2_RUN),
+    benchmark:
+        job_benchmark("train_jacot2023_fig2", J23_FIG2_RUN)
     wildcard_constraints:
         depth="|".join(map(str, J23_FIG2_DEPTHS)),
         seed="|".join(map(str, J23_FIG2_SEEDS)),
@@ -191,7 +199,7 @@ rule train_jacot2023_fig2:
         ENV
     threads: 1
     resources:
-        **TORCH_TRAINING_RESOURCES,
+        **training_resources("train_jacot2023_fig2"),
     params:
         resume=resume_dir,
         data=lambda wc: J23_FIG2_DATA | {"seed": int(wc.seed)},
@@ -216,6 +224,7 @@ rule aggregate_jacot2023_fig2:
         claims=claims_rows("jacot2023_fig2"),
     log:
         f"logs/jacot2023/fig2/{J23_FIG2_ALL}/aggregate.log",
+    localrule: True
     conda:
         ENV
     params:
@@ -247,7 +256,9 @@ rule train_jacot2023_fig2_study:
     output:
         networks=f"results/{J23_FIG2_STUDY_RUN}/networks.csv",
     log:
-        f"logs/{J23_FIG2_STUDY_RUN}.log",
+        job_log(J23_FIG2_STUDY_RUN),
+    benchmark:
+        job_benchmark("train_jacot2023_fig2_study", J23_FIG2_STUDY_RUN)
     wildcard_constraints:
         family="|".join(J23_FIG2_STUDY_FAMILIES),
         depth="|".join(map(str, J23_FIG2_STUDY["depths"])),
@@ -255,7 +266,7 @@ rule train_jacot2023_fig2_study:
         ENV
     threads: 1
     resources:
-        **TORCH_TRAINING_RESOURCES,
+        **training_resources("train_jacot2023_fig2_study"),
     params:
         resume=resume_dir,
         study=lambda wc: {
@@ -286,6 +297,7 @@ rule aggregate_jacot2023_fig2_study:
         claims=claims_rows("jacot2023_fig2_study"),
     log:
         f"logs/jacot2023/fig2_study/{J23_FIG2_STUDY_SET.format(family='all')}/aggregate.log",
+    localrule: True
     conda:
         ENV
     params:
@@ -324,14 +336,16 @@ rule train_jacot2023_fig3_curve:
         networks=f"results/{J23_CURVE_RUN}/networks.csv",
         outputs=f"results/{J23_CURVE_RUN}/outputs.csv",
     log:
-        f"logs/{J23_CURVE_RUN}.log",
+        job_log(J23_CURVE_RUN),
+    benchmark:
+        job_benchmark("train_jacot2023_fig3_curve", J23_CURVE_RUN)
     wildcard_constraints:
         **architecture_constraints(J23_CURVE),
     conda:
         ENV
     threads: 1
     resources:
-        **TORCH_TRAINING_RESOURCES,
+        **training_resources("train_jacot2023_fig3_curve"),
     params:
         resume=resume_dir,
         data={k: J23_CURVE[k] for k in ("curve_width", "n_train", "n_random")},
@@ -351,7 +365,9 @@ rule train_jacot2023_fig3_mnist:
         images=f"results/{J23_MNIST_RUN}/images.npz",
         summary=f"results/{J23_MNIST_RUN}/summary.csv",
     log:
-        f"logs/{J23_MNIST_RUN}.log",
+        job_log(J23_MNIST_RUN),
+    benchmark:
+        job_benchmark("train_jacot2023_fig3_mnist", J23_MNIST_RUN)
     wildcard_constraints:
         **architecture_constraints(J23_MNIST),
         seed="|".join(map(str, J23_MNIST_SEEDS)),
@@ -359,7 +375,7 @@ rule train_jacot2023_fig3_mnist:
         ENV
     threads: 1
     resources:
-        **TORCH_TRAINING_RESOURCES,
+        **training_resources("train_jacot2023_fig3_mnist"),
     params:
         resume=resume_dir,
         lam=J23_FIG3["lam"],
@@ -388,6 +404,7 @@ rule aggregate_jacot2023_fig3:
         claims=claims_rows("jacot2023_fig3"),
     log:
         "logs/jacot2023/fig3/aggregate.log",
+    localrule: True
     conda:
         ENV
     script:
@@ -424,14 +441,16 @@ rule train_jacot2023_fig3_study_curve:
         networks=f"results/{J23_STUDY_CURVE_RUN}/networks.csv",
         outputs=f"results/{J23_STUDY_CURVE_RUN}/outputs.csv",
     log:
-        f"logs/{J23_STUDY_CURVE_RUN}.log",
+        job_log(J23_STUDY_CURVE_RUN),
+    benchmark:
+        job_benchmark("train_jacot2023_fig3_study_curve", J23_STUDY_CURVE_RUN)
     wildcard_constraints:
         depth="|".join(map(str, J23_STUDY_CURVE["depths"])),
     conda:
         ENV
     threads: 1
     resources:
-        **TORCH_TRAINING_RESOURCES,
+        **training_resources("train_jacot2023_fig3_study_curve"),
     params:
         resume=resume_dir,
         study=lambda wc: {
@@ -457,14 +476,16 @@ rule train_jacot2023_fig3_study_mnist:
     output:
         networks=f"results/{J23_STUDY_MNIST_RUN}/networks.csv",
     log:
-        f"logs/{J23_STUDY_MNIST_RUN}.log",
+        job_log(J23_STUDY_MNIST_RUN),
+    benchmark:
+        job_benchmark("train_jacot2023_fig3_study_mnist", J23_STUDY_MNIST_RUN)
     wildcard_constraints:
         kind="shallow|deep",
     conda:
         ENV
     threads: 1
     resources:
-        **TORCH_TRAINING_RESOURCES,
+        **training_resources("train_jacot2023_fig3_study_mnist"),
     params:
         resume=resume_dir,
         study=lambda wc: J23_STUDY_MNIST_ARCH[wc.kind]
@@ -499,6 +520,7 @@ rule aggregate_jacot2023_fig3_study:
         claims=claims_rows("jacot2023_fig3_study"),
     log:
         "logs/jacot2023/fig3_study/aggregate.log",
+    localrule: True
     conda:
         ENV
     params:

@@ -22,6 +22,7 @@ rule generate_jacot2022_mnist:
             wildcard: "|".join(str(s[wildcard]) for s in MNIST_SUBSETS.values())
             for wildcard in ("digits", "n_train", "n_test", "seed")
         },
+    localrule: True
     conda:
         ENV
     params:

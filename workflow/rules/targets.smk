@@ -51,6 +51,7 @@ for _target in TARGETS.values():
             ),
         log:
             f"logs/notebooks/{_target.id}.log",
+        localrule: True
         conda:
             ENV
         params:
@@ -64,3 +65,4 @@ for _target in TARGETS.values():
             _target.id
         input:
             target_files(_target.id),
+        localrule: True

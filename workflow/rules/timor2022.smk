@@ -32,7 +32,9 @@ rule train_timor2022_fig1:
         runs=f"results/{TIMOR_FIG1_RUN}/runs.csv",
         checkpoint=f"results/{TIMOR_FIG1_RUN}/checkpoint.pt",
     log:
-        f"logs/{TIMOR_FIG1_RUN}.log",
+        job_log(TIMOR_FIG1_RUN),
+    benchmark:
+        job_benchmark("train_timor2022_fig1", TIMOR_FIG1_RUN)
     wildcard_constraints:
         variant="|".join(TIMOR_FIG1_VARIANTS),
         seeds=TIMOR_FIG1_SEEDS,
@@ -40,7 +42,7 @@ rule train_timor2022_fig1:
         ENV
     threads: 4
     resources:
-        **TRAINING_RESOURCES,
+        **training_resources("train_timor2022_fig1", torch=False),
     params:
         config=lambda wc: {k: v for k, v in TIMOR_FIG1.items() if k != "log_every"}
         | {"variant": wc.variant, "n_runs": TIMOR_FIG1_RUNS_IN_ALL},
@@ -56,7 +58,9 @@ rule train_timor2022_deep:
         metrics=f"results/{TIMOR_DEEP_RUN}/metrics.csv",
         checkpoint=f"results/{TIMOR_DEEP_RUN}/checkpoint.pt",
     log:
-        f"logs/{TIMOR_DEEP_RUN}.log",
+        job_log(TIMOR_DEEP_RUN),
+    benchmark:
+        job_benchmark("train_timor2022_deep", TIMOR_DEEP_RUN)
     wildcard_constraints:
         theorem="4|5",
         width=str(TIMOR_DEEP["width"]),
@@ -67,7 +71,7 @@ rule train_timor2022_deep:
         ENV
     threads: 1
     resources:
-        **TORCH_TRAINING_RESOURCES,
+        **training_resources("train_timor2022_deep"),
     params:
         resume=resume_dir,
         teacher=lambda wc: TIMOR["theory"]["teacher"] | {"theorem": int(wc.theorem)},
@@ -157,6 +161,7 @@ rule aggregate_timor2022_fig1:
         claims=claims_rows("timor2022_fig1"),
     log:
         "logs/timor2022/fig1/aggregate.log",
+    localrule: True
     conda:
         ENV
     params:
@@ -186,6 +191,7 @@ rule aggregate_timor2022_theory:
         claims=claims_rows("timor2022_theory"),
     log:
         "logs/timor2022/theory/aggregate.log",
+    localrule: True
     conda:
         ENV
     params:

@@ -98,7 +98,10 @@ def gradient_descent(cfg: TheoryConfig, device="auto", log=None) -> pd.DataFrame
             torch.tensor(x, device=dev),
             target,
             0.0,
-            engine.TrainConfig("mse_half_sum", phases, log_every=0),
+            # progress four times a data set, so that a long job shows it is alive
+            engine.TrainConfig(
+                "mse_half_sum", phases, log_every=max(1, (cfg.gd_adam_steps + cfg.gd_steps) // 4)
+            ),
             **({"log": log} if log else {}),
         )
         for restart, loss in enumerate(result.loss):

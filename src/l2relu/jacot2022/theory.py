@@ -219,7 +219,8 @@ def plateau_losses(cfg: PlateauConfig, log=None) -> pd.DataFrame:
         xt,
         yt,
         cfg.lam,
-        engine.TrainConfig("mse", phases, log_every=1000),
+        # progress about four times a phase, so that a long job shows it is alive
+        engine.TrainConfig("mse", phases, log_every=max(1, cfg.steps // 4)),
         **({"log": log} if log else {}),
     )
     rows = []

@@ -89,7 +89,8 @@ def lemma6_membership(w, w0_norm, v0_norm, x1, x2) -> tuple[np.ndarray, np.ndarr
             [
                 regions.in_F(p, i, x1, x2, r, e, GD_NORM_SLACK)
                 for p, r, e in zip(neuron, r0, eps0, strict=True)
-            ]
+            ],
+            dtype=bool,  # also when no run is given (none converged)
         )
     return applies, applies & in_f
 

@@ -1,0 +1,151 @@
+"""Measure every training rule's resources at paper shape and write workflow/resources.yaml,
+which sets each training job's mem_mb and runtime (workflow/rules/common.smk).
+
+    python benchmarks/measure_resources.py TREE [--write]
+
+TREE is a tree built with `--configfile config/paper.yaml config/paper_shapes.yaml` (every job
+at its paper shape, a few steps each; tests/test_paper_shapes.py makes one). Per training rule,
+over its jobs:
+- peak_mb: the largest peak resident memory (Snakemake's benchmark file, max_rss);
+- startup_s: the longest wall time of a job (benchmark file): with a few steps, that is the
+  job's start-up, data and analysis;
+- step_s: the slowest time per step, from the job's log: the training loops print the step and
+  the seconds since the loop started; the rate between two lines of one loop leaves the first
+  step's warm-up out (a loop logged once gives its elapsed over its steps).
+Prints the table; --write saves it with the machine and date, for the README's cost table.
+"""
+
+import argparse
+import csv
+import datetime
+import os
+import platform
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+LINE = re.compile(r"\[\w+ step (\d+)/(\d+)\].* elapsed ([\d.]+)s")
+
+
+def step_seconds(log: Path) -> float | None:
+    """The slowest seconds per step in a log, or None without progress lines."""
+    rates, first_lines, previous = [], [], None
+    for line in log.read_text().splitlines():
+        m = LINE.search(line)
+        if not m:
+            continue
+        step, elapsed = int(m.group(1)), float(m.group(3))
+        if previous is not None and step > previous[0]:
+            rates.append((elapsed - previous[1]) / (step - previous[0]))
+        else:  # a loop's first line: its warm-up is in it
+            first_lines.append(elapsed / step)
+        previous = (step, elapsed)
+    if rates:
+        return max(rates)
+    return max(first_lines) if first_lines else None
+
+
+def measure(tree: Path) -> dict:
+    rules = defaultdict(
+        lambda: {"jobs": 0, "peak_mb": 0.0, "startup_s": 0.0, "step_s": 0.0, "per_job": []}
+    )
+    root = tree / "logs" / "benchmarks"
+    for bench in sorted(root.rglob("*.tsv")):
+        rule = bench.relative_to(root).parts[0]
+        run = bench.relative_to(root / rule)
+        with bench.open() as f:
+            row = next(csv.DictReader(f, delimiter="\t"))
+        r = rules[rule]
+        r["jobs"] += 1
+        r["peak_mb"] = max(r["peak_mb"], float(row["max_rss"]))
+        r["startup_s"] = max(r["startup_s"], float(row["s"]))
+        log = tree / "logs" / run.with_suffix(".log")
+        rate = step_seconds(log) if log.exists() else None
+        if rate is None:
+            sys.exit(f"{rule}: no progress lines in {log}")
+        r["step_s"] = max(r["step_s"], rate)
+        r["per_job"].append((float(row["s"]), rate))
+    return dict(rules)
+
+
+def cost_table(rules: dict) -> str:
+    """The paper scale's training cost per rule, from these measures: each job's own wall time
+    at paper shape plus its own step rate times the paper's steps."""
+    from training_shapes import scale_config
+
+    from l2relu.resources import steps_per_job
+
+    steps = steps_per_job(scale_config("paper"))
+    lines = [
+        "| training rule | jobs | peak MB | start-up s (longest) | s/step (slowest job) "
+        "| steps at paper scale | CPU-hours (sum over jobs) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    total = 0.0
+    for name, r in sorted(rules.items()):
+        hours = sum(wall + rate * steps[name] for wall, rate in r["per_job"]) / 3600
+        total += hours
+        lines.append(
+            f"| `{name}` | {r['jobs']} | {r['peak_mb']:.0f} | {r['startup_s']:.0f} | "
+            f"{r['step_s']:.2g} | {steps[name]:,} | {hours:.2f} |"
+        )
+    lines.append(f"| all | {sum(r['jobs'] for r in rules.values())} | | | | | {total:.1f} |")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("tree", type=Path)
+    parser.add_argument("--write", action="store_true", help="save workflow/resources.yaml")
+    parser.add_argument("--table", action="store_true", help="print the paper-cost table")
+    args = parser.parse_args()
+    rules = measure(args.tree)
+    print(f"{'rule':36} {'jobs':>4} {'peak MB':>8} {'start-up s':>10} {'s/step':>10}")
+    for name, r in sorted(rules.items()):
+        peak, startup, step = r["peak_mb"], r["startup_s"], r["step_s"]
+        print(f"{name:36} {r['jobs']:4d} {peak:8.0f} {startup:10.1f} {step:10.2e}")
+    if args.table:
+        print(cost_table(rules))
+    if args.write:
+        cpu = platform.processor() or platform.machine()
+        names = (
+            [
+                line.split(":", 1)[1].strip()
+                for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")
+            ]
+            if Path("/proc/cpuinfo").exists()
+            else []
+        )
+        document = {
+            "measured": {
+                "date": datetime.date.today().isoformat(),
+                "machine": f"{names[0] if names else cpu}, {os.cpu_count()} cores",
+                "build": "config/paper.yaml + config/paper_shapes.yaml, every target, --cores 2",
+            },
+            "rules": {
+                name: {  # the largest of its jobs
+                    "peak_mb": round(r["peak_mb"], 1),
+                    "startup_s": round(r["startup_s"], 1),
+                    "step_s": float(f"{r['step_s']:.3g}"),
+                }
+                for name, r in sorted(rules.items())
+            },
+        }
+        header = (
+            "# Each training rule's resources, measured at its paper shape by\n"
+            "# benchmarks/measure_resources.py (peak resident MB, wall seconds of a job with a\n"
+            "# few steps, seconds per step of its slowest job, one thread unless the rule asks\n"
+            "# for more). Jobs ask for these times resources.*_margin times the attempt.\n"
+        )
+        (REPO / "workflow/resources.yaml").write_text(
+            header + yaml.safe_dump(document, sort_keys=False)
+        )
+
+
+if __name__ == "__main__":
+    main()

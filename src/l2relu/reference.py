@@ -1,0 +1,123 @@
+"""Reference ledgers: a ledger saved with where it came from (reference/<scale>/claims.csv and
+provenance.yaml), and the rows of a new ledger whose value or verdict differs from it.
+
+    python -m l2relu.reference save LEDGER DEST --wall-time-s S [--overlay FILE ...]
+
+saves LEDGER (a results/claims.csv) as DEST/claims.csv beside DEST/provenance.yaml: the commit
+of the working tree, the date, the machine, the device and the wall time of the build."""
+
+import argparse
+import datetime
+import os
+import platform
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+KEY = ["claim_id", "claim"]
+# the columns that carry a result; the others restate the registry
+COMPARED = ["reproduced_value", "n_hold", "n_seeds", "status"]
+DIFFERENCE_COLUMNS = ["target", "claim_id", "claim", "field", "reference", "this_run"]
+NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def same_value(a: str, b: str, rel_tol: float) -> bool:
+    """Whether two shown values say the same: the same words, and every number within rel_tol
+    of its counterpart (relative to the larger of the two)."""
+    if NUMBER.sub("#", a) != NUMBER.sub("#", b):
+        return False
+    for x, y in zip(map(float, NUMBER.findall(a)), map(float, NUMBER.findall(b)), strict=True):
+        if abs(x - y) > rel_tol * max(abs(x), abs(y)):
+            return False
+    return True
+
+
+def differences(run: pd.DataFrame, reference: pd.DataFrame, rel_tol: float) -> pd.DataFrame:
+    """Every row of `run` whose value (beyond rel_tol) or verdict differs from the reference's
+    row of the same claim and case, every row only one of them has, over the targets `run`
+    built (a reference may hold more targets than a run builds)."""
+    reference = reference[reference.target.isin(run.target)]
+    merged = run.merge(reference, on=KEY, how="outer", suffixes=("", "_ref"), indicator=True)
+    out = []
+    for r in merged.to_dict("records"):
+        base = {k: r[k] for k in KEY} | {
+            "target": r["target"] if r["_merge"] != "right_only" else r["target_ref"]
+        }
+        if r["_merge"] == "left_only":
+            out.append(base | {"field": "row", "reference": "absent", "this_run": "present"})
+            continue
+        if r["_merge"] == "right_only":
+            out.append(base | {"field": "row", "reference": "present", "this_run": "absent"})
+            continue
+        for field in COMPARED:
+            mine, theirs = str(r[field]), str(r[f"{field}_ref"])
+            same = (
+                same_value(mine, theirs, rel_tol) if field == "reproduced_value" else mine == theirs
+            )
+            if not same:
+                out.append(base | {"field": field, "reference": theirs, "this_run": mine})
+    return pd.DataFrame(out, columns=DIFFERENCE_COLUMNS)
+
+
+def _git(*args) -> str:
+    return subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def _machine() -> str:
+    model = platform.processor() or platform.machine()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        names = [
+            line.split(":", 1)[1].strip()
+            for line in cpuinfo.read_text().splitlines()
+            if line.startswith("model name")
+        ]
+        model = names[0] if names else model
+    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+
+
+def _device() -> str:
+    import torch
+
+    if torch.cuda.is_available():
+        return f"cuda: {torch.cuda.get_device_name(0)}"
+    return "cpu"
+
+
+def save(ledger: Path, dest: Path, wall_time_s: float, overlays: list[str]) -> Path:
+    """Copy the ledger to dest/claims.csv and write dest/provenance.yaml beside it."""
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(ledger, dest / "claims.csv")
+    dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
+    provenance = {
+        "commit": _git("rev-parse", "HEAD") + (" (with uncommitted changes)" if dirty else ""),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": _machine(),
+        "device": _device(),
+        "wall_time_s": round(float(wall_time_s), 1),
+        "config_overlays": list(overlays),
+        "rows": len(pd.read_csv(ledger)),
+    }
+    path = dest / "provenance.yaml"
+    path.write_text(yaml.safe_dump(provenance, sort_keys=False))
+    return path
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    saving = sub.add_parser("save", help="save a ledger as a reference, with its provenance")
+    saving.add_argument("ledger", type=Path)
+    saving.add_argument("dest", type=Path)
+    saving.add_argument("--wall-time-s", type=float, required=True)
+    saving.add_argument("--overlay", action="append", default=[])
+    args = parser.parse_args(argv)
+    print(save(args.ledger, args.dest, args.wall_time_s, args.overlay))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""Each training rule's measured resources and benchmark are its own."""
+
+import re
+
+import yaml
+from conftest import REPO
+
+
+def _training_rules():
+    for path in sorted((REPO / "workflow/rules").glob("*.smk")):
+        text = path.read_text()
+        for m in re.finditer(r"^rule (train_\w+):\n(.*?)(?=^rule |\Z)", text, re.S | re.M):
+            yield m.group(1), m.group(2)
+
+
+def test_every_training_rule_names_itself_for_its_benchmark_and_resources():
+    from l2relu.configcheck import overlay
+    from l2relu.resources import steps_per_job
+
+    rules = dict(_training_rules())
+    assert len(rules) >= 15
+    for name, body in rules.items():
+        assert re.findall(r'job_benchmark\(\s*"(\w+)"', body) == [name], name
+        assert re.findall(r'training_resources\(\s*"(\w+)"', body) == [name], name
+    # and each has its steps under every scale's config
+    config = yaml.safe_load((REPO / "config/config.yaml").read_text())
+    for scale in ("smoke", "paper", "paper_shapes"):
+        merged = overlay(config, yaml.safe_load((REPO / f"config/{scale}.yaml").read_text()))
+        assert set(steps_per_job(merged)) == set(rules)
+
+
+def test_the_measured_table_covers_every_training_rule_and_only_them():
+    table = yaml.safe_load((REPO / "workflow/resources.yaml").read_text())
+    assert set(table["rules"]) == {name for name, _ in _training_rules()}
+    for name, m in table["rules"].items():
+        assert m["peak_mb"] > 0 and m["startup_s"] > 0 and m["step_s"] > 0, name
+
+
+def test_a_job_asks_for_the_measure_times_the_margin_and_more_on_a_retry():
+    from l2relu.resources import asked
+
+    measured = {"peak_mb": 1000, "startup_s": 30, "step_s": 0.01}
+    assert asked(measured, 3000, 1.5, 2.0, attempt=1) == (1500, 2)  # (30 + 30) s x 2 = 2 min
+    mem2, minutes2 = asked(measured, 3000, 1.5, 2.0, attempt=2)
+    assert (mem2, minutes2) == (3000, 4)
+    # more steps, more time; memory does not depend on steps
+    assert asked(measured, 300_000, 1.5, 2.0, 1) == (1500, 101)
+
+
+def test_the_dry_run_asks_each_training_job_for_its_measured_resources():
+    from conftest import snakemake
+
+    from l2relu.resources import asked
+
+    proc = snakemake(REPO, "-n", "-F", "jacot2023_fig1", "--configfile", "config/paper.yaml")
+    out = proc.stdout + proc.stderr
+    block = out[out.index("rule train_jacot2023_fig1:") :]
+    mem, minutes = (
+        int(re.search(rf"\b{key}=(\d+)", block).group(1)) for key in ("mem_mb", "runtime")
+    )
+    config = yaml.safe_load((REPO / "config/config.yaml").read_text())["resources"]
+    paper = yaml.safe_load((REPO / "config/paper.yaml").read_text())["jacot2023"]["fig1"]
+    measured = yaml.safe_load((REPO / "workflow/resources.yaml").read_text())["rules"]
+    steps = sum(p["steps"] for p in paper["phases"])  # the paper's 60k
+    assert steps == 60_000
+    margins = config["memory_margin"], config["runtime_margin"]
+    expected = asked(measured["train_jacot2023_fig1"], steps, *margins, 1)
+    assert (mem, minutes) == expected

@@ -1,0 +1,20 @@
+"""List the ledger rows that differ from the reference ledger of the scale in use."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+import pandas as pd  # noqa: E402
+
+from l2relu.io import write_table  # noqa: E402
+from l2relu.reference import differences  # noqa: E402
+
+run = pd.read_csv(snakemake.input.ledger)
+diff = differences(run, pd.read_csv(snakemake.input.reference), snakemake.params.rel_tol)
+print(
+    f"{len(diff)} difference(s) from {snakemake.input.reference} over {run.target.nunique()} "
+    f"targets, {len(run)} rows",
+    file=sys.stderr,
+)
+print(diff.to_string(), file=sys.stderr)
+write_table(diff, snakemake.output[0])
