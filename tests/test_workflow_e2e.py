@@ -117,6 +117,6 @@ def test_the_smoke_ledger_matches_its_reference(built, request):
             ["config/smoke.yaml", f"{EVERY_TARGET} (targets: every registered target)"],
         )
         pytest.skip(f"reference saved: {saved}")
-    snakemake(tree, "compare_reference", *SMOKE)
+    snakemake(tree, "--cores", "1", "compare_reference", *SMOKE)
     diff = pd.read_csv(tree / "results/compare_reference.csv")
     assert diff.empty, diff.to_string()
