@@ -18,14 +18,14 @@ Prints the table; --write saves it with the machine and date, for the README's c
 import argparse
 import csv
 import datetime
-import os
-import platform
 import re
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 import yaml
+
+from l2relu.reference import machine_description
 
 REPO = Path(__file__).resolve().parents[1]
 LINE = re.compile(r"\[\w+ step (\d+)/(\d+)\].* elapsed ([\d.]+)s")
@@ -111,20 +111,10 @@ def main():
     if args.table:
         print(cost_table(rules))
     if args.write:
-        cpu = platform.processor() or platform.machine()
-        names = (
-            [
-                line.split(":", 1)[1].strip()
-                for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")
-            ]
-            if Path("/proc/cpuinfo").exists()
-            else []
-        )
         document = {
             "measured": {
                 "date": datetime.date.today().isoformat(),
-                "machine": f"{names[0] if names else cpu}, {os.cpu_count()} cores",
+                "machine": machine_description(),
                 "build": "config/paper.yaml + config/paper_shapes.yaml, every target, --cores 2",
             },
             "rules": {

@@ -67,7 +67,8 @@ def _git(*args) -> str:
     return subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout.strip()
 
 
-def _machine() -> str:
+def machine_description() -> str:
+    """The CPU model, core count and system of this machine, for a measure's provenance."""
     model = platform.processor() or platform.machine()
     cpuinfo = Path("/proc/cpuinfo")
     if cpuinfo.exists():
@@ -96,7 +97,7 @@ def save(ledger: Path, dest: Path, wall_time_s: float, overlays: list[str]) -> P
     provenance = {
         "commit": _git("rev-parse", "HEAD") + (" (with uncommitted changes)" if dirty else ""),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "machine": _machine(),
+        "machine": machine_description(),
         "device": _device(),
         "wall_time_s": round(float(wall_time_s), 1),
         "config_overlays": list(overlays),
