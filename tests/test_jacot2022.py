@@ -278,6 +278,52 @@ def test_rays_and_clusters_are_found():
     assert fig1.silhouette(rng.standard_normal((12, 10)), labels) < 0.2
 
 
+def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
+    """A network with a dead first layer computes a constant: analyze marks it collapsed and
+    reads no rays on its dead layer; the ledger leaves it out of every Fig. 1 row (its forces'
+    ratio read 1 before, failing the radial balance check of networks that had nothing to
+    balance) and says so. With every seed collapsed nothing is measured and the rows fail."""
+    from conftest import judged
+
+    from l2relu.jacot2022 import fig1, ledger
+
+    rng = np.random.default_rng(4)
+    data = {"x_train": rng.uniform(size=(42, 20)), "y_train": rng.integers(0, 3, 42)}
+    widths = (20, 50, 50, 3)
+    arrays = {
+        f"w{i + 1}": rng.standard_normal((o, n)) / np.sqrt(n)
+        for i, (n, o) in enumerate(zip(widths[:-1], widths[1:], strict=True))
+    }
+    arrays |= {f"b{i + 1}": 0.1 * rng.standard_normal(o) for i, o in enumerate(widths[1:])}
+    cfg = fig1.ForcesConfig(eps=1e-6, ray_angle_deg=5)
+    alive = fig1.analyze(arrays, data, 3, cfg)["layers"]
+    dead = fig1.analyze(arrays | {"b1": -10.0 - 0 * arrays["b1"]}, data, 3, cfg)["layers"]
+    assert not alive.collapsed.any() and dead.collapsed.all()
+    assert np.isnan(dead.mass_on_ray.iloc[0])  # no active neuron in Z1
+
+    # seeds 0, 2 as measured by a converged run would be; seed 1 collapsed, its ratios at 1
+    layers = pd.DataFrame(
+        [
+            {"seed": s, "layer": layer, "collapsed": s == 1, "active_neurons": 0 if s == 1 else 20}
+            | {"silhouette": 0.8, "mass_on_ray": 1.0, "balance": 1.0 if s == 1 else 0.01}
+            | {"balance_radial": 1.0 if s == 1 else 1e-4}
+            for s in range(3)
+            for layer in (1, 2)
+        ]
+    )
+    runs = pd.DataFrame({"seed": range(3), "diverged": False, "diverged_step": -1})
+    rows = judged(ledger.fig1_claims(layers, runs))
+    rows = rows[rows.claim_id != "jacot2022.fig1.no_divergence"]
+    assert (rows.status == "pass").all()
+    assert rows.reproduced_value.str.contains("1 of 3 collapsed, left out").all()
+    empirical = rows[rows.kind == "empirical"]
+    assert (empirical.n_seeds == 2).all()
+
+    every_seed = judged(ledger.fig1_claims(layers.assign(collapsed=True), runs))
+    every_seed = every_seed[every_seed.claim_id != "jacot2022.fig1.no_divergence"]
+    assert (every_seed.status == "fail").all()
+
+
 def test_the_fig1_study_trains_fig1s_networks_in_the_span_of_the_inputs():
     """The study's reduced training gives Fig. 1's training's representations and objective, for
     the raw inputs, and the centred inputs are centred."""

@@ -76,3 +76,30 @@ def test_save_writes_the_ledger_and_its_provenance(tmp_path, monkeypatch):
     assert provenance["config_overlays"] == ["config/smoke.yaml"]
     assert {"date", "machine", "device"} <= set(provenance)
     assert (tmp_path / "ref/claims.csv").read_text() == ledger.read_text()
+
+
+def test_update_replaces_only_the_named_targets_rows_and_records_the_build(tmp_path, monkeypatch):
+    monkeypatch.setattr(reference, "_git", lambda *args: "" if args[0] == "status" else "abc123")
+    ledger = tmp_path / "claims.csv"
+    _ledger(BASE).to_csv(ledger, index=False)
+    reference.save(ledger, tmp_path / "ref", 10.0, [])
+    rebuilt = _ledger(
+        [
+            ("paper.fig1.a", 1, "0.9 [0.8, 1]", 3, "pass"),
+            BASE[1],
+            ("other.fig1.c", 1, "9.9", 3, "pass"),  # not named: not taken
+        ]
+    )
+    rebuilt.to_csv(ledger, index=False)
+    monkeypatch.setattr(reference, "_git", lambda *args: "" if args[0] == "status" else "def456")
+    path = reference.update(ledger, tmp_path / "ref", ["paper_fig1"], 5.0, [])
+    saved = pd.read_csv(tmp_path / "ref/claims.csv")
+    assert saved.claim_id.tolist() == [b[0] for b in BASE]  # the order kept
+    assert saved.reproduced_value.tolist() == ["0.9 [0.8, 1]", "0 (of 12)", "3.2"]
+    provenance = yaml.safe_load(path.read_text())
+    assert provenance["commit"] == "abc123"  # the reference's own build is kept
+    assert [(u["targets"], u["commit"]) for u in provenance["updates"]] == [
+        (["paper_fig1"], "def456")
+    ]
+    with pytest.raises(ValueError, match="no rows of absent_fig1"):
+        reference.update(ledger, tmp_path / "ref", ["absent_fig1"], 5.0, [])

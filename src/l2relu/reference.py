@@ -2,9 +2,13 @@
 provenance.yaml), and the rows of a new ledger whose value or verdict differs from it.
 
     python -m l2relu.reference save LEDGER DEST --wall-time-s S [--overlay FILE ...]
+    python -m l2relu.reference update LEDGER DEST --target T [--target ...] --wall-time-s S ...
 
-saves LEDGER (a results/claims.csv) as DEST/claims.csv beside DEST/provenance.yaml: the commit
-of the working tree, the date, the machine, the device and the wall time of the build."""
+`save` saves LEDGER (a results/claims.csv) as DEST/claims.csv beside DEST/provenance.yaml: the
+commit of the working tree, the date, the machine, the device and the wall time of the build.
+`update` replaces (or adds) only the rows of the named targets, from a build of those targets,
+and records that build in the provenance's `updates`: an intended change to one target's
+results regenerates its rows without rebuilding the whole scale."""
 
 import argparse
 import datetime
@@ -89,21 +93,50 @@ def _device() -> str:
     return "cpu"
 
 
-def save(ledger: Path, dest: Path, wall_time_s: float, overlays: list[str]) -> Path:
-    """Copy the ledger to dest/claims.csv and write dest/provenance.yaml beside it."""
-    dest.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(ledger, dest / "claims.csv")
+def _build(wall_time_s: float, overlays: list[str]) -> dict:
+    """Where a build ran: the commit of the working tree, the date, machine, device, wall time."""
     dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
-    provenance = {
+    return {
         "commit": _git("rev-parse", "HEAD") + (" (with uncommitted changes)" if dirty else ""),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": machine_description(),
         "device": _device(),
         "wall_time_s": round(float(wall_time_s), 1),
         "config_overlays": list(overlays),
-        "rows": len(pd.read_csv(ledger)),
     }
+
+
+def save(ledger: Path, dest: Path, wall_time_s: float, overlays: list[str]) -> Path:
+    """Copy the ledger to dest/claims.csv and write dest/provenance.yaml beside it."""
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(ledger, dest / "claims.csv")
+    provenance = _build(wall_time_s, overlays) | {"rows": len(pd.read_csv(ledger))}
     path = dest / "provenance.yaml"
+    path.write_text(yaml.safe_dump(provenance, sort_keys=False))
+    return path
+
+
+def update(
+    ledger: Path, dest: Path, targets: list[str], wall_time_s: float, overlays: list[str]
+) -> Path:
+    """Replace the reference's rows of `targets` by the ledger's (targets it lacks are added at
+    the end) and append the build to the provenance's `updates`."""
+    new = pd.read_csv(ledger)
+    missing = sorted(set(targets) - set(new.target))
+    if missing:
+        raise ValueError(f"{ledger} has no rows of {', '.join(missing)}")
+    old = pd.read_csv(dest / "claims.csv")
+    kept = old[~old.target.isin(targets)]
+    order = list(dict.fromkeys([*old.target, *targets]))
+    rows = pd.concat([kept, new[new.target.isin(targets)]], ignore_index=True)
+    rows = rows.iloc[rows.target.map(order.index).argsort(kind="stable")]
+    rows.to_csv(dest / "claims.csv", index=False)
+    path = dest / "provenance.yaml"
+    provenance = yaml.safe_load(path.read_text())
+    provenance["updates"] = provenance.get("updates", []) + [
+        {"targets": list(targets)} | _build(wall_time_s, overlays)
+    ]
+    provenance["rows"] = len(rows)
     path.write_text(yaml.safe_dump(provenance, sort_keys=False))
     return path
 
@@ -112,12 +145,18 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     saving = sub.add_parser("save", help="save a ledger as a reference, with its provenance")
-    saving.add_argument("ledger", type=Path)
-    saving.add_argument("dest", type=Path)
-    saving.add_argument("--wall-time-s", type=float, required=True)
-    saving.add_argument("--overlay", action="append", default=[])
+    updating = sub.add_parser("update", help="replace the rows of some targets of a reference")
+    updating.add_argument("--target", action="append", required=True)
+    for command in (saving, updating):
+        command.add_argument("ledger", type=Path)
+        command.add_argument("dest", type=Path)
+        command.add_argument("--wall-time-s", type=float, required=True)
+        command.add_argument("--overlay", action="append", default=[])
     args = parser.parse_args(argv)
-    print(save(args.ledger, args.dest, args.wall_time_s, args.overlay))
+    if args.command == "save":
+        print(save(args.ledger, args.dest, args.wall_time_s, args.overlay))
+    else:
+        print(update(args.ledger, args.dest, args.target, args.wall_time_s, args.overlay))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,15 @@ from l2relu.seeding import derive_seed
 
 # The bias input, Z^sigma = (sigma(Z); beta 1^T): 1 in the paper, and what the engine's biases are.
 BETA = 1.0
+# A network whose outputs vary by at most this over the inputs computes a constant: it has
+# collapsed (a dead layer, or weights decayed to nothing). In the default Fig. 1 study the
+# collapsed ones vary by exactly 0, every other network by more than 4.
+CONSTANT_OUTPUT = 1e-6
+
+
+def computes_a_constant(outputs: np.ndarray) -> bool:
+    """Whether a network's outputs (n_out, N) are the same on every input, to CONSTANT_OUTPUT."""
+    return bool((outputs.max(axis=1) - outputs.min(axis=1)).max() <= CONSTANT_OUTPUT)
 
 
 @dataclass(frozen=True)
@@ -174,6 +183,8 @@ def analyze(arrays: dict, data: dict, n_rays: int, cfg: ForcesConfig) -> dict:
         )
         mass = np.linalg.norm(np.maximum(z[active], 0), axis=1)
         on_ray = angle[active] <= cfg.ray_angle_deg
+        # at most n_rays active neurons lie on n_rays rays whatever they learned: not read
+        mass_on_ray = mass[on_ray].sum() / mass.sum() if active.sum() > n_rays else np.nan
         ray_xy = rays @ basis.T
         tables["rays"].append(
             pd.DataFrame(
@@ -193,7 +204,7 @@ def analyze(arrays: dict, data: dict, n_rays: int, cfg: ForcesConfig) -> dict:
                     "layer": [name],
                     "active_neurons": [int(active.sum())],
                     "share_on_ray": [float(np.mean(on_ray))],
-                    "mass_on_ray": [float(mass[on_ray].sum() / mass.sum())],
+                    "mass_on_ray": [float(mass_on_ray)],
                     "silhouette": [silhouette(z.T, labels)],
                     "balance_radial": [forces.radial_balance(z, attraction, repulsion)],
                     "balance": [norm(p_attraction + p_repulsion) / norm(p_attraction)],
@@ -204,4 +215,5 @@ def analyze(arrays: dict, data: dict, n_rays: int, cfg: ForcesConfig) -> dict:
         )
     out = {k: pd.concat(v, ignore_index=True) for k, v in tables.items()}
     out["layers"].insert(1, "input_silhouette", silhouette(x.numpy().T, labels))
+    out["layers"]["collapsed"] = computes_a_constant(zs[-1].numpy())
     return out

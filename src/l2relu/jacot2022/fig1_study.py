@@ -19,14 +19,10 @@ import torch
 
 from l2relu import engine
 from l2relu.jacot2022 import forces
-from l2relu.jacot2022.fig1 import find_rays
+from l2relu.jacot2022.fig1 import computes_a_constant, find_rays
 from l2relu.seeding import derive_seed
 
 INPUTS = ("raw", "centred")
-# A network whose outputs vary by at most this over the inputs computes a constant: it has
-# collapsed (a dead layer, or weights decayed to nothing). In the default study the collapsed
-# ones vary by exactly 0, every other network by more than 4.
-CONSTANT_OUTPUT = 1e-6
 
 
 @dataclass(frozen=True)
@@ -143,8 +139,7 @@ def scores(arrays: dict, reduced: np.ndarray, n_rays: int, ray_angle_deg: float)
         weights = [torch.tensor(arrays[f"w{i}"][b]) for i in (1, 2, 3)]
         biases = [torch.tensor(arrays[f"b{i}"][b]) for i in (1, 2, 3)]
         zs = forces.representations(weights, biases, x)
-        out = zs[2].numpy()  # the outputs
-        collapsed = bool((out.max(axis=1) - out.min(axis=1)).max() <= CONSTANT_OUTPUT)
+        collapsed = computes_a_constant(zs[2].numpy())
         for layer in (1, 2):
             rows.append(
                 {"network": b, "layer": layer, "collapsed": collapsed}

@@ -82,24 +82,49 @@ def fig2_claims(runs: pd.DataFrame, onset_drop_fraction: float):
 def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame):
     """Fig. 1's observations per hidden layer, one value per seed: the data cluster by digit,
     the neurons lie on rays, the forces cancel on the feasible directions; and the radial
-    balance that weight decay gives any trained ReLU network."""
+    balance that weight decay gives any trained ReLU network. A collapsed network (a constant
+    function: a dead layer) has no features, and its forces' ratios read 0 against 0: it is
+    left out of every row, and counted."""
     ms = []
+    n_seeds = layers.seed.nunique()
+    collapsed = layers[layers.collapsed.astype(bool)].seed.nunique()
+    left_out = f"{collapsed} of {n_seeds} collapsed, left out" if collapsed else ""
     for layer, per_seed in layers.groupby("layer", sort=True):
         per_seed = per_seed.sort_values("seed")
+        kept = per_seed[~per_seed.collapsed.astype(bool)]
         case = f"Z{layer}"
+        values = {
+            column: list(kept[column]) or [None] * n_seeds  # none kept: nothing measured
+            for column in ("silhouette", "mass_on_ray", "balance")
+        }
         ms.append(
-            measured("jacot2022.fig1.inputs_cluster_by_digit", list(per_seed.silhouette), case)
+            measured(
+                "jacot2022.fig1.inputs_cluster_by_digit",
+                values["silhouette"],
+                case,
+                detail=left_out,
+            )
         )
+        active = "active neurons " + ", ".join(map(str, per_seed.active_neurons))
         ms.append(
             measured(
                 "jacot2022.fig1.neurons_along_rays",
-                list(per_seed.mass_on_ray),
+                values["mass_on_ray"],
                 case,
-                detail="active neurons " + ", ".join(map(str, per_seed.active_neurons)),
+                detail="; ".join(filter(None, [active, left_out])),
             )
         )
-        ms.append(measured("jacot2022.fig1.forces_cancel", list(per_seed.balance), case))
-        ms.append(measured("jacot2022.fig1.radial_balance", [per_seed.balance_radial.max()], case))
+        ms.append(
+            measured("jacot2022.fig1.forces_cancel", values["balance"], case, detail=left_out)
+        )
+        ms.append(
+            measured(
+                "jacot2022.fig1.radial_balance",
+                [kept.balance_radial.max() if len(kept) else None],
+                case,
+                detail=left_out,
+            )
+        )
     ms.append(diverged_runs("jacot2022.fig1.no_divergence", runs))
     return ms
 
