@@ -1,5 +1,7 @@
 """The stacked-tensor engine trains each network exactly as if it were alone."""
 
+import os
+
 import numpy as np
 import pytest
 import torch
@@ -132,6 +134,45 @@ def test_same_seeds_same_networks_and_device_choice():
     assert engine.pick_device("cpu").type == "cpu"
     expected = "cuda" if torch.cuda.is_available() else "cpu"
     assert engine.pick_device("auto").type == expected
+
+
+def test_cross_entropy_is_torchs_to_the_bit_in_value_and_gradient():
+    """The loss avoids nll_loss (no deterministic CUDA backward) and must not change a CPU
+    run: the same value and gradient bit for bit as F.cross_entropy, over scales of logits."""
+    gen = torch.Generator().manual_seed(0)
+    for dtype in (torch.float64, torch.float32):
+        for scale in (1e-4, 1.0, 30.0):
+            out = (scale * torch.randn(4, 3, 42, dtype=dtype, generator=gen)).requires_grad_()
+            classes = torch.randint(0, 3, (42,), generator=gen)
+            logits = out.transpose(1, 2).reshape(-1, 3)
+            torchs = (
+                torch.nn.functional.cross_entropy(logits, classes.repeat(4), reduction="none")
+                .view(4, 42)
+                .mean(1)
+            )
+            ours = engine.network_losses(out, classes, "cross_entropy")
+            (g_torch,) = torch.autograd.grad(torchs.sum(), out)
+            (g_ours,) = torch.autograd.grad(ours.sum(), out)
+            assert torch.equal(torchs, ours) and torch.equal(g_torch, g_ours), (dtype, scale)
+
+
+def test_a_cuda_device_switches_on_deterministic_kernels(monkeypatch):
+    """Picking CUDA sets cuBLAS's fixed workspace and torch's deterministic mode (the CPU
+    paths are left as they are); asking for CUDA where there is none is an error."""
+    monkeypatch.delenv("CUBLAS_WORKSPACE_CONFIG", raising=False)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert engine.pick_device("auto").type == "cpu"
+    assert "CUBLAS_WORKSPACE_CONFIG" not in os.environ
+    assert not torch.are_deterministic_algorithms_enabled()
+    with pytest.raises(RuntimeError, match="no CUDA device"):
+        engine.pick_device("cuda:0")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    try:
+        assert engine.pick_device("auto") == torch.device("cuda")
+        assert os.environ["CUBLAS_WORKSPACE_CONFIG"] == ":4096:8"
+        assert torch.are_deterministic_algorithms_enabled()
+    finally:
+        torch.use_deterministic_algorithms(False)
 
 
 def test_halving_gd_never_raises_the_objective_where_plain_gd_diverges():

@@ -9,6 +9,7 @@ every network exactly as if it were trained alone.
 import contextlib
 import hashlib
 import math
+import os
 import shutil
 import sys
 import time
@@ -153,11 +154,24 @@ def _load_state(path: Path, fingerprint: str, device) -> dict | None:
 
 
 def pick_device(preference: str = "auto") -> torch.device:
+    """The device to train on ("auto": CUDA when present); on CUDA, deterministic kernels."""
     if preference == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if preference == "cuda" and not torch.cuda.is_available():
-        raise RuntimeError("device 'cuda' requested but no CUDA device is available")
-    return torch.device(preference)
+        preference = "cuda" if torch.cuda.is_available() else "cpu"
+    if preference.startswith("cuda") and not torch.cuda.is_available():
+        raise RuntimeError(f"device {preference!r} requested but no CUDA device is available")
+    device = torch.device(preference)
+    if device.type == "cuda":
+        deterministic_cuda()
+    return device
+
+
+def deterministic_cuda() -> None:
+    """Make a CUDA run repeat bit for bit: cuBLAS needs a fixed workspace for reproducible
+    matrix products (read when its first handle is made, so before any product runs), and
+    torch must pick deterministic kernels (an op without one raises instead of varying)."""
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+    torch.use_deterministic_algorithms(True)
+    torch.backends.cudnn.benchmark = False
 
 
 class BatchedMLP:
@@ -274,7 +288,10 @@ def network_losses(out: torch.Tensor, target: torch.Tensor, kind: str) -> torch.
     if kind == "cross_entropy":
         b, c, n = out.shape
         logits = out.transpose(1, 2).reshape(b * n, c)
-        ce = F.cross_entropy(logits, target.repeat(b), reduction="none")
+        # F.cross_entropy's value and gradient to the bit, without nll_loss, whose CUDA
+        # backward has no deterministic kernel
+        onehot = (target.repeat(b)[:, None] == torch.arange(c, device=out.device)).to(out.dtype)
+        ce = -(F.log_softmax(logits, dim=1) * onehot).sum(1)
         return ce.view(b, n).mean(1)
     if kind == "logistic":
         return F.softplus(-target * out[:, 0, :]).mean(1)

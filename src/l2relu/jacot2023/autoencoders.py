@@ -112,7 +112,8 @@ def jacobian_ratio(model, x: torch.Tensor) -> np.ndarray:
     rows = [torch.autograd.grad(out[:, i].sum(), x, retain_graph=True)[0] for i in range(2)]
     jac = torch.stack(rows, dim=1).permute(0, 3, 1, 2)  # (B, N, out, in)
     s = torch.linalg.svdvals(jac)
-    return (s[..., 1] / s[..., 0]).median(dim=1).values.detach().cpu().numpy()
+    # on the host: a CUDA median along a dimension has no deterministic kernel
+    return (s[..., 1] / s[..., 0]).detach().cpu().median(dim=1).values.numpy()
 
 
 def train_curves(
