@@ -103,3 +103,37 @@ def test_update_replaces_only_the_named_targets_rows_and_records_the_build(tmp_p
     ]
     with pytest.raises(ValueError, match="no rows of absent_fig1"):
         reference.update(ledger, tmp_path / "ref", ["absent_fig1"], 5.0, [])
+
+
+def test_the_side_by_side_table_shows_each_case_and_marks_changed_verdicts(tmp_path):
+    """Two references' rows matched by claim and case: the case is what the ledger adds to
+    the registry's measure; a changed verdict is marked, a row of one side only is named."""
+    registry = tmp_path / "paper.yaml"
+    entry = {
+        "target": "paper_fig1",
+        "kind": "empirical",
+        "where": "Fig. 1",
+        "quote": "words",
+        "paper": "a value",
+        "measure": "a measure",
+        "criterion": ">= 0.5",
+        "why": "because",
+    }
+    registry.write_text(yaml.safe_dump({"paper.fig1.a": entry, "paper.fig1.b": entry}))
+    small, large = tmp_path / "default", tmp_path / "paper"
+    for directory, rows in (
+        (small, BASE[:2]),
+        (large, [("paper.fig1.a", 1, "0.95 [0.9, 1]", 3, "pass"), BASE[1]]),
+    ):
+        directory.mkdir()
+        _ledger(rows).to_csv(directory / "claims.csv", index=False)
+    extra = _ledger([("paper.fig1.b", 2, "1 (of 12)", 1, "pass")])
+    pd.concat([pd.read_csv(large / "claims.csv"), extra]).to_csv(large / "claims.csv", index=False)
+    lines = reference.side_by_side(small, large, [registry]).splitlines()
+    assert lines[0] == "| claim | case | default | paper | verdict |"
+    assert lines[2:] == [
+        "| `paper.fig1.a` | case 1 | 0.6155 [0.1759, 1] (2/3, mixed) | 0.95 [0.9, 1] (3/3, pass) "
+        "| **mixed → pass** |",
+        "| `paper.fig1.b` | case 1 | 0 (of 12) (1/3, pass) | 0 (of 12) (1/3, pass) | same |",
+        "| `paper.fig1.b` | case 2 | — | 1 (of 12) (1/3, pass) | only in paper |",
+    ]

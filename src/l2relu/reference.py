@@ -3,12 +3,14 @@ provenance.yaml), and the rows of a new ledger whose value or verdict differs fr
 
     python -m l2relu.reference save LEDGER DEST --wall-time-s S [--overlay FILE ...]
     python -m l2relu.reference update LEDGER DEST --target T [--target ...] --wall-time-s S ...
+    python -m l2relu.reference table A B --registry workflow/claims/*.yaml
 
 `save` saves LEDGER (a results/claims.csv) as DEST/claims.csv beside DEST/provenance.yaml: the
 commit of the working tree, the date, the machine, the device and the wall time of the build.
 `update` replaces (or adds) only the rows of the named targets, from a build of those targets,
 and records that build in the provenance's `updates`: an intended change to one target's
-results regenerates its rows without rebuilding the whole scale."""
+results regenerates its rows without rebuilding the whole scale. `table` prints two reference
+directories' ledgers side by side (markdown, the targets of B), marking each changed verdict."""
 
 import argparse
 import datetime
@@ -141,19 +143,67 @@ def update(
     return path
 
 
+def _shown(row: dict, side: str, width: int) -> str:
+    if not isinstance(row[f"status{side}"], str):
+        return "—"
+    value = str(row[f"reproduced_value{side}"])
+    value = value if len(value) <= width else value[: width - 1] + "…"
+    held = f"{row[f'n_hold{side}']:.0f}/{row[f'n_seeds{side}']:.0f}"
+    return f"{value} ({held}, {row[f'status{side}']})"
+
+
+def side_by_side(a: Path, b: Path, registry_paths, width: int = 48) -> str:
+    """A markdown table of the rows of b's targets in the references a and b: the claim, its
+    case (the ledger's claim less the registry's measure), each side's value (n_hold/n_seeds,
+    status), and the verdict's change."""
+    from l2relu.registry import load_registry
+
+    measures = {k: c.measure for k, c in load_registry([Path(p) for p in registry_paths]).items()}
+    left, right = pd.read_csv(a / "claims.csv"), pd.read_csv(b / "claims.csv")
+    left = left[left.target.isin(right.target)]
+    merged = left.merge(right, on=KEY, how="outer", suffixes=("_a", "_b"), sort=False)
+    merged["target"] = merged.target_b.fillna(merged.target_a)
+    lines = [
+        f"| claim | case | {a.name} | {b.name} | verdict |",
+        "|---|---|---|---|---|",
+    ]
+    order = list(dict.fromkeys(right.target))
+    merged = merged.iloc[merged.target.map(order.index).argsort(kind="stable")]
+    for r in merged.to_dict("records"):
+        case = r["claim"].removeprefix(measures[r["claim_id"]]).removeprefix(", ")
+        before, after = r["status_a"], r["status_b"]
+        if before == after:
+            change = "same"
+        elif not isinstance(before, str) or not isinstance(after, str):
+            change = f"only in {b.name if isinstance(after, str) else a.name}"
+        else:
+            change = f"**{before} → {after}**"
+        lines.append(
+            f"| `{r['claim_id']}` | {case} | {_shown(r, '_a', width)} | "
+            f"{_shown(r, '_b', width)} | {change} |"
+        )
+    return "\n".join(lines)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     saving = sub.add_parser("save", help="save a ledger as a reference, with its provenance")
     updating = sub.add_parser("update", help="replace the rows of some targets of a reference")
     updating.add_argument("--target", action="append", required=True)
+    table = sub.add_parser("table", help="two references side by side, as markdown")
+    table.add_argument("a", type=Path)
+    table.add_argument("b", type=Path)
+    table.add_argument("--registry", nargs="+", required=True)
     for command in (saving, updating):
         command.add_argument("ledger", type=Path)
         command.add_argument("dest", type=Path)
         command.add_argument("--wall-time-s", type=float, required=True)
         command.add_argument("--overlay", action="append", default=[])
     args = parser.parse_args(argv)
-    if args.command == "save":
+    if args.command == "table":
+        print(side_by_side(args.a, args.b, args.registry))
+    elif args.command == "save":
         print(save(args.ledger, args.dest, args.wall_time_s, args.overlay))
     else:
         print(update(args.ledger, args.dest, args.target, args.wall_time_s, args.overlay))
