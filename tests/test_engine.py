@@ -159,7 +159,11 @@ def test_cross_entropy_is_torchs_to_the_bit_in_value_and_gradient():
 def test_a_cuda_device_switches_on_deterministic_kernels(monkeypatch):
     """Picking CUDA sets cuBLAS's fixed workspace and torch's deterministic mode (the CPU
     paths are left as they are); asking for CUDA where there is none is an error."""
-    monkeypatch.delenv("CUBLAS_WORKSPACE_CONFIG", raising=False)
+    # setenv first, so that the undo restores the variable's absence too
+    monkeypatch.setenv("CUBLAS_WORKSPACE_CONFIG", "unset by the test")
+    monkeypatch.delenv("CUBLAS_WORKSPACE_CONFIG")
+    was_deterministic = torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(False)
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     assert engine.pick_device("auto").type == "cpu"
     assert "CUBLAS_WORKSPACE_CONFIG" not in os.environ
@@ -172,7 +176,7 @@ def test_a_cuda_device_switches_on_deterministic_kernels(monkeypatch):
         assert os.environ["CUBLAS_WORKSPACE_CONFIG"] == ":4096:8"
         assert torch.are_deterministic_algorithms_enabled()
     finally:
-        torch.use_deterministic_algorithms(False)
+        torch.use_deterministic_algorithms(was_deterministic)
 
 
 def test_halving_gd_never_raises_the_objective_where_plain_gd_diverges():

@@ -312,14 +312,24 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
         ]
     )
     runs = pd.DataFrame({"seed": range(3), "diverged": False, "diverged_step": -1})
-    rows = judged(ledger.fig1_claims(layers, runs))
-    rows = rows[rows.claim_id != "jacot2022.fig1.no_divergence"]
-    assert (rows.status == "pass").all()
+    rows = judged(ledger.fig1_claims(layers, runs, n_rays=3)).set_index("claim_id", drop=False)
+    assert rows.loc["jacot2022.fig1.no_collapse", "status"] == "fail"  # 1 of 3: seen
+    rows = rows[rows.claim_id.str.contains(r"\.fig1\.(?:inputs|neurons|forces|radial)")]
+    assert len(rows) == 8 and (rows.status == "pass").all()
     assert rows.reproduced_value.str.contains("1 of 3 collapsed, left out").all()
-    empirical = rows[rows.kind == "empirical"]
-    assert (empirical.n_seeds == 2).all()
+    assert (rows[rows.kind == "empirical"].n_seeds == 2).all()
+    assert rows.reproduced_value.str.contains("active neurons 20, 20;").sum() == 2
 
-    every_seed = judged(ledger.fig1_claims(layers.assign(collapsed=True), runs))
+    # a live network with a layer of 3 active neurons: that layer's rays are left out, counted
+    few = layers.assign(collapsed=False, balance=0.01, balance_radial=1e-4)
+    few.loc[(few.seed == 1) & (few.layer == 2), ["active_neurons", "mass_on_ray"]] = (3, np.nan)
+    rows = judged(ledger.fig1_claims(few, runs, n_rays=3))
+    rays = rows[rows.claim_id == "jacot2022.fig1.neurons_along_rays"].set_index("claim")
+    z2 = rays.loc[rays.index.str.endswith("Z2")].iloc[0]
+    assert z2.n_seeds == 2 and "1 of 3 with 3 or fewer active neurons" in z2.reproduced_value
+    assert (rows[rows.claim_id == "jacot2022.fig1.no_collapse"].status == "pass").all()
+
+    every_seed = judged(ledger.fig1_claims(layers.assign(collapsed=True), runs, n_rays=3))
     every_seed = every_seed[every_seed.claim_id != "jacot2022.fig1.no_divergence"]
     assert (every_seed.status == "fail").all()
 

@@ -38,7 +38,7 @@ def test_an_untrained_jacot2022_network_has_no_rays_no_clusters_and_no_balance()
     arrays = _random_network((20, 50, 50, 3), rng)
     layers = fig1.analyze(arrays, data, 3, fig1.ForcesConfig(eps=1e-6, ray_angle_deg=5))["layers"]
     runs = pd.DataFrame({"seed": [0], "diverged": [False], "diverged_step": [-1]})
-    rows = judged(ledger.fig1_claims(layers.assign(seed=0), runs))
+    rows = judged(ledger.fig1_claims(layers.assign(seed=0), runs, n_rays=3))
     status = rows.set_index(rows.claim_id + "|" + rows.claim.str[-2:]).status
     for layer in ("Z1", "Z2"):
         assert status[f"jacot2022.fig1.neurons_along_rays|{layer}"] == "fail"

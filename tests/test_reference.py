@@ -106,8 +106,9 @@ def test_update_replaces_only_the_named_targets_rows_and_records_the_build(tmp_p
 
 
 def test_the_side_by_side_table_shows_each_case_and_marks_changed_verdicts(tmp_path):
-    """Two references' rows matched by claim and case: the case is what the ledger adds to
-    the registry's measure; a changed verdict is marked, a row of one side only is named."""
+    """Two references' rows matched by claim and case (the ledger's claim less the registry's
+    measure), in the second's order: a changed verdict is marked, a row of one side only is
+    named, a | inside a cell is escaped."""
     registry = tmp_path / "paper.yaml"
     entry = {
         "target": "paper_fig1",
@@ -123,17 +124,22 @@ def test_the_side_by_side_table_shows_each_case_and_marks_changed_verdicts(tmp_p
     small, large = tmp_path / "default", tmp_path / "paper"
     for directory, rows in (
         (small, BASE[:2]),
-        (large, [("paper.fig1.a", 1, "0.95 [0.9, 1]", 3, "pass"), BASE[1]]),
+        (
+            large,
+            [
+                ("paper.fig1.b", 10, "1 (of 12)", 1, "pass"),
+                ("paper.fig1.b", 1, "0 (of 12)", 1, "pass"),
+                ("paper.fig1.a", 1, "||W|| = 0.95", 3, "pass"),
+            ],
+        ),
     ):
         directory.mkdir()
         _ledger(rows).to_csv(directory / "claims.csv", index=False)
-    extra = _ledger([("paper.fig1.b", 2, "1 (of 12)", 1, "pass")])
-    pd.concat([pd.read_csv(large / "claims.csv"), extra]).to_csv(large / "claims.csv", index=False)
     lines = reference.side_by_side(small, large, [registry]).splitlines()
     assert lines[0] == "| claim | case | default | paper | verdict |"
     assert lines[2:] == [
-        "| `paper.fig1.a` | case 1 | 0.6155 [0.1759, 1] (2/3, mixed) | 0.95 [0.9, 1] (3/3, pass) "
-        "| **mixed → pass** |",
+        "| `paper.fig1.b` | case 10 | — | 1 (of 12) (1/3, pass) | only in paper |",
         "| `paper.fig1.b` | case 1 | 0 (of 12) (1/3, pass) | 0 (of 12) (1/3, pass) | same |",
-        "| `paper.fig1.b` | case 2 | — | 1 (of 12) (1/3, pass) | only in paper |",
+        "| `paper.fig1.a` | case 1 | 0.6155 [0.1759, 1] (2/3, mixed) | \\|\\|W\\|\\| = 0.95 "
+        "(3/3, pass) | **mixed → pass** |",
     ]

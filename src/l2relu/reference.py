@@ -143,34 +143,55 @@ def update(
     return path
 
 
+def _cell(text) -> str:
+    return str(text).replace("|", "\\|")  # a | inside a cell would end it
+
+
 def _shown(row: dict, side: str, width: int) -> str:
     if not isinstance(row[f"status{side}"], str):
         return "—"
     value = str(row[f"reproduced_value{side}"])
     value = value if len(value) <= width else value[: width - 1] + "…"
     held = f"{row[f'n_hold{side}']:.0f}/{row[f'n_seeds{side}']:.0f}"
-    return f"{value} ({held}, {row[f'status{side}']})"
+    return _cell(f"{value} ({held}, {row[f'status{side}']})")
+
+
+def _with_case(ledger: pd.DataFrame, measures: dict) -> pd.DataFrame:
+    """The ledger with its case (the claim less the registry's measure; for a row written under
+    an older measure text, what follows the claim's last comma) and its position."""
+
+    def case(claim_id, claim):
+        measure = measures.get(claim_id)
+        if measure is not None and claim.startswith(measure):
+            return claim.removeprefix(measure).removeprefix(", ")
+        return claim.rsplit(", ", 1)[1] if ", " in claim else ""
+
+    cases = [case(i, c) for i, c in zip(ledger.claim_id, ledger.claim, strict=True)]
+    return ledger.assign(case=cases, position=range(len(ledger)))
 
 
 def side_by_side(a: Path, b: Path, registry_paths, width: int = 48) -> str:
-    """A markdown table of the rows of b's targets in the references a and b: the claim, its
-    case (the ledger's claim less the registry's measure), each side's value (n_hold/n_seeds,
+    """A markdown table of the rows of b's targets in the references a and b, matched by claim
+    and case, in b's order (a's rows b lacks after them): each side's value (n_hold/n_seeds,
     status), and the verdict's change."""
     from l2relu.registry import load_registry
 
     measures = {k: c.measure for k, c in load_registry([Path(p) for p in registry_paths]).items()}
-    left, right = pd.read_csv(a / "claims.csv"), pd.read_csv(b / "claims.csv")
+    left, right = (_with_case(pd.read_csv(d / "claims.csv"), measures) for d in (a, b))
     left = left[left.target.isin(right.target)]
-    merged = left.merge(right, on=KEY, how="outer", suffixes=("_a", "_b"), sort=False)
+    merged = left.merge(right, on=["claim_id", "case"], how="outer", suffixes=("_a", "_b"))
     merged["target"] = merged.target_b.fillna(merged.target_a)
+    order = list(dict.fromkeys(right.target))
+    merged = merged.assign(
+        target_order=merged.target.map(order.index),
+        side=merged.position_b.isna(),
+        position=merged.position_b.fillna(merged.position_a),
+    ).sort_values(["target_order", "side", "position"], kind="stable")
     lines = [
         f"| claim | case | {a.name} | {b.name} | verdict |",
         "|---|---|---|---|---|",
     ]
-    order = list(dict.fromkeys(right.target))
-    merged = merged.iloc[merged.target.map(order.index).argsort(kind="stable")]
     for r in merged.to_dict("records"):
-        case = r["claim"].removeprefix(measures[r["claim_id"]]).removeprefix(", ")
         before, after = r["status_a"], r["status_b"]
         if before == after:
             change = "same"
@@ -179,7 +200,7 @@ def side_by_side(a: Path, b: Path, registry_paths, width: int = 48) -> str:
         else:
             change = f"**{before} → {after}**"
         lines.append(
-            f"| `{r['claim_id']}` | {case} | {_shown(r, '_a', width)} | "
+            f"| `{r['claim_id']}` | {_cell(r['case'])} | {_shown(r, '_a', width)} | "
             f"{_shown(r, '_b', width)} | {change} |"
         )
     return "\n".join(lines)

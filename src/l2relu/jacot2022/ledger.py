@@ -79,23 +79,23 @@ def fig2_claims(runs: pd.DataFrame, onset_drop_fraction: float):
     return ms
 
 
-def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame):
+def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int):
     """Fig. 1's observations per hidden layer, one value per seed: the data cluster by digit,
     the neurons lie on rays, the forces cancel on the feasible directions; and the radial
     balance that weight decay gives any trained ReLU network. A collapsed network (a constant
     function: a dead layer) has no features, and its forces' ratios read 0 against 0: it is
-    left out of every row, and counted."""
+    left out of every row, counted in each and in a check of its own. A layer of n_rays or
+    fewer active neurons is on n_rays rays by construction: left out of the rays row, counted."""
     ms = []
     n_seeds = layers.seed.nunique()
     collapsed = layers[layers.collapsed.astype(bool)].seed.nunique()
     left_out = f"{collapsed} of {n_seeds} collapsed, left out" if collapsed else ""
     for layer, per_seed in layers.groupby("layer", sort=True):
-        per_seed = per_seed.sort_values("seed")
-        kept = per_seed[~per_seed.collapsed.astype(bool)]
+        kept = per_seed[~per_seed.collapsed.astype(bool)].sort_values("seed")
         case = f"Z{layer}"
         values = {
             column: list(kept[column]) or [None] * n_seeds  # none kept: nothing measured
-            for column in ("silhouette", "mass_on_ray", "balance")
+            for column in ("silhouette", "balance")
         }
         ms.append(
             measured(
@@ -105,13 +105,14 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame):
                 detail=left_out,
             )
         )
-        active = "active neurons " + ", ".join(map(str, per_seed.active_neurons))
+        shares, rays_left_out = _readable(kept.mass_on_ray, n_seeds, collapsed, n_rays)
+        active = "active neurons " + ", ".join(map(str, kept.active_neurons))
         ms.append(
             measured(
                 "jacot2022.fig1.neurons_along_rays",
-                values["mass_on_ray"],
+                shares,
                 case,
-                detail="; ".join(filter(None, [active, left_out])),
+                detail="; ".join(filter(None, [active, rays_left_out])),
             )
         )
         ms.append(
@@ -125,6 +126,7 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame):
                 detail=left_out,
             )
         )
+    ms.append(measured("jacot2022.fig1.no_collapse", collapsed, detail=f"of {n_seeds}"))
     ms.append(diverged_runs("jacot2022.fig1.no_divergence", runs))
     return ms
 
