@@ -20,7 +20,8 @@ def steps_per_job(config: dict) -> dict[str, int]:
         "train_jacot2022_fig2": max(
             fig2[data]["adam_steps"] + fig2[data]["gd_steps"] for data in ("mnist", "teacher")
         ),
-        "train_jacot2022_plateau": j22["theory"]["steps"],
+        # three phases of `steps` each (jacot2022.theory.plateau_phases)
+        "train_jacot2022_plateau": 3 * j22["theory"]["steps"],
         "train_chen2024_gd": chen["theory"]["gd_adam_steps"] + chen["theory"]["gd_steps"],
         "train_jacot2023_fig1": _phases(j23["fig1"]["phases"]),
         "train_jacot2023_depth": _phases(j23["depth"]["phases"]),

@@ -173,13 +173,13 @@ rule aggregate_jacot2022_fig1:
         code=script_code("aggregate_jacot2022_fig1"),
     output:
         claims=claims_rows("jacot2022_fig1"),
-    params:
-        n_rays=len(J22_FIG1["digits"]),  # one ray per class, as Fig. 1
     log:
         "logs/jacot2022/fig1/aggregate.log",
     localrule: True
     conda:
         ENV
+    params:
+        n_rays=len(J22_FIG1["digits"]),  # one ray per class, as Fig. 1
     script:
         "../scripts/aggregate_jacot2022_fig1.py"
 

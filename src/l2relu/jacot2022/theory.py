@@ -186,16 +186,21 @@ def expected_onset(setting: str, n: int, classes: int) -> int:
     return {"bipartite": n**2 // 4, "onehot": classes, "oned": 4 * n}[setting]
 
 
+def plateau_phases(steps: int) -> tuple:
+    """Adam at 1e-2, then at 1e-3, then GD, `steps` each."""
+    return (
+        engine.Phase("adam", 1e-2, steps),
+        engine.Phase("adam", 1e-3, steps),
+        engine.Phase("gd", 0.05, steps),
+    )
+
+
 def plateau_losses(cfg: PlateauConfig, log=None) -> pd.DataFrame:
     """Lowest regularized loss found at every width: every width's restarts trained together in
     one batch, the narrower networks padded with zero neurons (see BatchedMLP.padded)."""
     x, y, bias = plateau_data(cfg)
     xt, yt = torch.tensor(x), torch.tensor(y)
-    phases = (
-        engine.Phase("adam", 1e-2, cfg.steps),
-        engine.Phase("adam", 1e-3, cfg.steps),
-        engine.Phase("gd", 0.05, cfg.steps),
-    )
+    phases = plateau_phases(cfg.steps)
     models = []
     for width in cfg.widths:
         seeds = [
