@@ -18,7 +18,9 @@ Prints the table; --write saves it with the machine and date, for the README's c
 --raise-from reads a tree built at the paper scale itself (its real step counts): a rule whose
 slowest job there stepped slower than workflow/resources.yaml says (a few steps at paper shape
 can miss what a long run meets: step-halving GD backtracking near the end, a loaded machine)
-has its step_s raised to that rate, and the file records the run it came from.
+has its step_s raised to that rate, and the file records the run it came from. A later --write
+from a paper-shapes tree replaces the whole file, the raised rates too: run --raise-from again
+after it (the script says so when it drops them).
 """
 
 import argparse
@@ -118,19 +120,23 @@ def raise_from(paper_tree: Path, write: bool) -> None:
     raised = []
     for name, r in sorted(measure(paper_tree).items()):
         known = document["rules"][name]
-        verdict = "raised" if r["step_s"] > known["step_s"] else "kept"
+        rate = float(f"{r['step_s']:.3g}")  # as the file keeps it, so that a rerun raises nothing
+        verdict = "raised" if rate > known["step_s"] else "kept"
         print(
-            f"{name:36} s/step {known['step_s']:.3g} at paper shape, {r['step_s']:.3g} "
+            f"{name:36} s/step {known['step_s']:.3g} in resources.yaml, {rate:.3g} "
             f"at paper scale: {verdict}"
         )
         if verdict == "raised":
-            known["step_s"] = float(f"{r['step_s']:.3g}")
+            known["step_s"] = rate
             raised.append(name)
     document["raised_from_paper_scale"] = {
         "date": datetime.date.today().isoformat(),
         "machine": machine_description(),
         "build": "config/paper.yaml, the targets of reference/paper, --cores 2",
-        "rules": raised,
+        # with the rules an earlier run raised: their rates are still the raised ones
+        "rules": sorted(
+            set(document.get("raised_from_paper_scale", {}).get("rules", [])) | set(raised)
+        ),
     }
     if write:
         path.write_text(HEADER + yaml.safe_dump(document, sort_keys=False))
@@ -170,9 +176,14 @@ def main():
                 for name, r in sorted(rules.items())
             },
         }
-        (REPO / "workflow/resources.yaml").write_text(
-            HEADER + yaml.safe_dump(document, sort_keys=False)
-        )
+        path = REPO / "workflow/resources.yaml"
+        raised = yaml.safe_load(path.read_text()).get("raised_from_paper_scale")
+        if raised and raised["rules"]:
+            print(
+                f"rates raised from a paper-scale run ({', '.join(raised['rules'])}) are "
+                "replaced: run --raise-from with that run's tree again"
+            )
+        path.write_text(HEADER + yaml.safe_dump(document, sort_keys=False))
 
 
 if __name__ == "__main__":
