@@ -1,6 +1,7 @@
 """The whole workflow at smoke scale, in temporary copies of the repository."""
 
 import filecmp
+import re
 import time
 from pathlib import Path
 
@@ -97,6 +98,14 @@ def test_one_figure_rebuilds_only_what_it_needs(workflow_copy):
     assert "execute_timor2022_fig2_notebook" in jobs
     for other in ("train_timor2022_fig1", "train_timor2022_deep", "compute_timor2022_fig3"):
         assert other not in jobs
+
+
+def test_every_target_rule_is_described(workflow_copy):
+    listed = snakemake(workflow_copy, "--list-rules").stdout
+    described = dict(re.findall(r"^(\w+) \((.+)\)$", listed, flags=re.MULTILINE))
+    for target in TARGETS:
+        assert target in described, f"{target} has no description in --list-rules"
+        assert described[target].startswith(target.split("_")[0]), described[target]
 
 
 def test_an_unknown_target_is_refused(workflow_copy):

@@ -60,9 +60,12 @@ for _target in TARGETS.values():
             PAPERMILL
 
     rule:
-        f"""{_target.doc}"""
         name:
             _target.id
         input:
             target_files(_target.id),
         localrule: True
+
+    # The target's description (shown by --list-rules) is set once the target exists, since a
+    # docstring written as an f-string does not parse under Python 3.12.
+    workflow.get_rule(_target.id).docstring = _target.doc
