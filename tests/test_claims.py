@@ -1,3 +1,4 @@
+import json
 import math
 import re
 from pathlib import Path
@@ -7,7 +8,7 @@ import pytest
 import yaml
 
 from l2relu import claims
-from l2relu.registry import Criterion, RegistryError, load_registry
+from l2relu.registry import FAR_INSIDE, Criterion, RegistryError, load_registry
 
 REPO = Path(__file__).resolve().parents[1]
 REGISTRY_FILES = sorted((REPO / "workflow/claims").glob("*.yaml"))
@@ -81,6 +82,8 @@ def _registry(tmp_path, entries, name="demo"):
         ({"lamda": 1}, "unknown field"),
         ({"target": "other_fig1"}, "not a target of demo"),
         ({"kind": "exact", "quote": "none — pipeline invariant"}, "quotes the paper"),
+        ({"reference_tol": 1.5}, "reference_tol 1.5"),
+        ({"reference_tol": "5%"}, "reference_tol '5%'"),
     ],
 )
 def test_a_bad_registry_entry_is_an_error_naming_it(tmp_path, changes, message):
@@ -145,6 +148,8 @@ def test_the_value_shows_median_min_and_max_over_seeds(tmp_path):
     assert rows.reproduced_value.iloc[0] == "16 [8, 32] (widths)"
     assert rows.claim.iloc[0] == "onset width, mnist"
     assert list(rows.columns) == claims.COLUMNS
+    # the numbers behind the shown value, every seed's, for comparing builds
+    assert json.loads(rows["values"].iloc[0]) == [8.0, 32.0, 16.0]
 
 
 def test_every_entry_has_a_row_and_every_row_an_entry(tmp_path):
@@ -186,6 +191,23 @@ def test_the_repositorys_registry_loads_and_every_entry_reasons_from_a_quote():
         assert claim.why and claim.measure
         if claim.kind != "check":
             assert len(claim.quote) > 20, claim.id
+
+
+def test_each_registry_header_states_the_far_inside_factor_the_comparison_uses():
+    for path in REGISTRY_FILES:
+        header = path.read_text().split("\n\n")[0]
+        assert f"both lie {FAR_INSIDE}\n# times inside a one-sided bar" in header, path.name
+
+
+def test_far_inside_reads_one_sided_bars_only_and_both_sides_of_zero():
+    assert Criterion.parse("<= 1e-12").far_inside(1e-15)
+    assert not Criterion.parse("<= 1e-12").far_inside(1e-13)  # inside, not 100 times
+    assert not Criterion.parse("<= 1e-12").far_inside(2e-12)  # outside
+    assert Criterion.parse(">= 0.5").far_inside(50) and not Criterion.parse(">= 0.5").far_inside(49)
+    assert Criterion.parse(">= -1").far_inside(0.001) and not Criterion.parse(">= -1").far_inside(5)
+    assert not Criterion.parse("<= 0").far_inside(-5)  # a bar at 0 has no far side
+    assert not Criterion.parse("within 1 of 3").far_inside(3)
+    assert Criterion.parse("<= ref").far_inside(1e-5, ref=0.01)
 
 
 def test_registry_quotes_are_the_papers_words():

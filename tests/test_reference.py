@@ -1,13 +1,18 @@
 """compare_reference's reading of two ledgers, and the saved provenance."""
 
+import json
+
 import pandas as pd
 import pytest
 import yaml
+from conftest import REPO
 
 from l2relu import reference
+from l2relu.registry import load_registry
 
 
 def _ledger(rows):
+    """Ledger rows (claim id, case, shown value, n_hold, status[, per-seed values])."""
     return pd.DataFrame(
         [
             {
@@ -18,45 +23,161 @@ def _ledger(rows):
                 "n_hold": hold,
                 "n_seeds": 3,
                 "status": status,
+                "values": json.dumps(rest[0] if rest else [1.0, 2.0, 3.0]),
+                "ref": None,
             }
-            for claim_id, case, value, hold, status in rows
+            for claim_id, case, value, hold, status, *rest in rows
         ]
     )
 
 
 BASE = [
-    ("paper.fig1.a", 1, "0.6155 [0.1759, 1]", 2, "mixed"),
-    ("paper.fig1.b", 1, "0 (of 12)", 1, "pass"),
-    ("other.fig1.c", 1, "3.2", 3, "pass"),
+    ("paper.fig1.a", 1, "0.6155 [0.1759, 1]", 2, "mixed", [0.6155, 0.1759, 1.0]),
+    ("paper.fig1.b", 1, "0 (of 12)", 1, "pass", [0.0]),
+    ("other.fig1.c", 1, "3.2", 3, "pass", [3.2, 3.1, 3.3]),
 ]
+ENTRY = {
+    "target": "paper_fig1",
+    "kind": "empirical",
+    "where": "Fig. 1",
+    "quote": "words",
+    "paper": "a value",
+    "measure": "a measure",
+    "criterion": ">= 0.5",
+    "why": "because",
+}
+
+
+def _registry(tmp_path, **criteria):
+    """A registry of paper.fig1.<name> entries with the given criteria (a (criterion,
+    reference_tol) pair sets a tolerance)."""
+    entries = {}
+    for name, criterion in criteria.items():
+        criterion, tol = criterion if isinstance(criterion, tuple) else (criterion, None)
+        entries[f"paper.fig1.{name}"] = ENTRY | {"criterion": criterion}
+        if tol is not None:
+            entries[f"paper.fig1.{name}"]["reference_tol"] = tol
+    path = tmp_path / "paper.yaml"
+    path.write_text(yaml.safe_dump(entries))
+    return load_registry([path])
 
 
 def test_an_identical_ledger_and_one_within_the_tolerance_differ_in_nothing():
     ref = _ledger(BASE)
     assert reference.differences(ref, ref, 1e-3).empty
-    nudged = _ledger([("paper.fig1.a", 1, "0.6156 [0.1759, 1]", 2, "mixed"), *BASE[1:]])
+    nudged = _ledger([(*BASE[0][:5], [0.61556, 0.1759, 1.0]), *BASE[1:]])
     assert reference.differences(nudged, ref, 1e-3).empty
+    # the shown text is not read: only the numbers behind it
+    reworded = _ledger([(*BASE[0][:2], "0.62 [0.18, 1] (seeds)", *BASE[0][3:]), *BASE[1:]])
+    assert reference.differences(reworded, ref, 1e-3).empty
 
 
 def test_a_changed_value_verdict_or_row_is_listed():
     ref = _ledger(BASE)
     changed = _ledger(
         [
-            ("paper.fig1.a", 1, "0.65 [0.1759, 1]", 2, "mixed"),  # a value beyond 1e-3
-            ("paper.fig1.b", 1, "0 (of 12)", 0, "fail"),  # a verdict
+            ("paper.fig1.a", 1, "0.65 [0.1759, 1]", 2, "mixed", [0.65, 0.1759, 1.0]),  # 5%
+            ("paper.fig1.b", 1, "0 (of 12)", 0, "fail", [0.0]),  # a verdict
             ("other.fig1.c", 2, "3.2", 3, "pass"),  # another case: a row each side lacks
         ]
     )
     diff = reference.differences(changed, ref, 1e-3)
     assert set(zip(diff.claim_id, diff.field, strict=True)) == {
-        ("paper.fig1.a", "reproduced_value"),
+        ("paper.fig1.a", "values"),
         ("paper.fig1.b", "n_hold"),
         ("paper.fig1.b", "status"),
         ("other.fig1.c", "row"),
     }
     assert sorted(diff[diff.field == "row"].this_run) == ["absent", "present"]
-    # words that change are a change, whatever the numbers
-    assert not reference.same_value("1 (of 3)", "1 (of 3 seeds)", 0.5)
+    # a seed more or less, or one not measured, is a change
+    fewer = _ledger([(*BASE[0][:5], [0.6155, 0.1759]), *BASE[1:]])
+    unmeasured = _ledger([(*BASE[0][:5], [0.6155, None, 1.0]), *BASE[1:]])
+    for run in (fewer, unmeasured):
+        assert reference.differences(run, ref, 1e-3).field.tolist() == ["values"]
+
+
+def test_values_far_inside_a_one_sided_bar_agree_whatever_their_digits(tmp_path):
+    registry = _registry(tmp_path, tiny="<= 1e-12", big=">= 0.5", zero="<= 0", near="<= 1e-12")
+    pairs = {
+        "tiny": ([6.497e-16, 1e-20], [2.776e-16, 3e-25]),  # both 100x inside: the same
+        "big": ([80.0], [51.0]),  # both 100x beyond 0.5
+        "zero": ([-0.0079], [-0.0083]),  # a bar at 0: no far side, a 5% move
+        "near": ([5e-13], [1e-15]),  # one of them near its bar
+    }
+    ref = _ledger([(f"paper.fig1.{n}", 1, "v", 3, "pass", a) for n, (a, _) in pairs.items()])
+    run = _ledger([(f"paper.fig1.{n}", 1, "v", 3, "pass", b) for n, (_, b) in pairs.items()])
+    diff = reference.differences(run, ref, 1e-3, registry)
+    assert sorted(diff.claim_id) == ["paper.fig1.near", "paper.fig1.zero"]
+    # without the registry, no criterion says what far inside is
+    assert len(reference.differences(run, ref, 1e-3)) == 4
+
+
+def test_a_value_crossing_its_bar_is_listed_and_an_entrys_own_tolerance_is_used(tmp_path):
+    registry = _registry(tmp_path, bar="<= 1e-12", trained=("<= 0", 0.03))
+    ref = _ledger(
+        [
+            ("paper.fig1.bar", 1, "v", 3, "pass", [1e-16]),
+            ("paper.fig1.trained", 1, "v", 3, "pass", [-0.007908]),
+        ]
+    )
+    crossed = _ledger(
+        [
+            ("paper.fig1.bar", 1, "v", 3, "pass", [2e-12]),
+            ("paper.fig1.trained", 1, "v", 3, "pass", [-0.00799]),
+        ]
+    )  # 1%: within 3%
+    diff = reference.differences(crossed, ref, 1e-3, registry)
+    assert diff.claim_id.tolist() == ["paper.fig1.bar"]
+    moved = _ledger(
+        [
+            ("paper.fig1.bar", 1, "v", 3, "pass", [1e-16]),
+            ("paper.fig1.trained", 1, "v", 3, "pass", [-0.0083]),
+        ]
+    )  # 5%: beyond 3%
+    assert reference.differences(moved, ref, 1e-3, registry).claim_id.tolist() == [
+        "paper.fig1.trained"
+    ]
+
+
+# Values another machine's CPU kernels gave (this run) against the smoke and default references'
+# (a machine without AVX-512), all with equal verdicts: the same result, which compare_reference
+# must not report.
+KERNEL_PAIRS = [
+    ("chen2024.fig1.cut_class_collapsed", 6.497e-16, 2.776e-16),
+    ("chen2024.fig1.other_classes_untouched", 2.412e-15, 1.977e-15),
+    ("chen2024.fig2.backward_cone_to_base", 1.241e-15, 1.341e-15),
+    ("chen2024.fig2.between_cones_onto_edges", 1.059e-12, 1.35e-13),
+    ("chen2024.fig3.thm52_zero_cost", 3.827e-25, 3.73e-25),
+    ("chen2024.theory.cor42_zero_cost", 8.434e-29, 1.127e-28),
+    ("chen2024.theory.prop41_zero_cost", 8.434e-29, 1.127e-28),
+    ("chen2024.theory.thm52_zero_cost", 4.195e-28, 3.696e-28),
+    ("timor2022.theory.thm1_rank_one", 8.102e-17, 9.893e-17),
+    ("timor2022.theory.thm1_zero_loss", 9.861e-32, 3.081e-32),
+    ("jacot2022.fig2.train_loss_nonincreasing", -0.007908, -0.00799),
+]
+
+
+def test_the_kernel_moves_seen_across_machines_compare_equal():
+    registry = load_registry(sorted((REPO / "workflow/claims").glob("*.yaml")))
+    ref = _ledger([(c, 1, "v", 1, "pass", [a]) for c, a, _ in KERNEL_PAIRS])
+    run = _ledger([(c, 1, "v", 1, "pass", [b]) for c, _, b in KERNEL_PAIRS])
+    assert reference.differences(run, ref, 1e-3, registry).empty
+    # and each of them moved past its bar, or by 5% near it, would be reported
+    for claim_id, a, _ in KERNEL_PAIRS:
+        bound = registry[claim_id].criterion.bounds()[1]
+        worse = bound * 2 if bound else a * 1.05
+        run = _ledger([(claim_id, 1, "v", 1, "pass", [worse])])
+        ref = _ledger([(claim_id, 1, "v", 1, "pass", [a])])
+        assert len(reference.differences(run, ref, 1e-3, registry)) == 1, claim_id
+
+
+def test_a_reference_without_per_seed_values_is_compared_on_its_verdicts():
+    ref = _ledger(BASE).drop(columns=["values", "ref"])
+    assert not reference.has_values(ref)
+    moved = _ledger([(*BASE[0][:5], [9.0, 9.0, 9.0]), *BASE[1:]])
+    assert reference.differences(moved, ref, 1e-3).empty
+    flipped = _ledger([(*BASE[0][:3], 3, "pass", BASE[0][5]), *BASE[1:]])
+    assert set(reference.differences(flipped, ref, 1e-3).field) == {"n_hold", "status"}
 
 
 def test_targets_the_run_did_not_build_are_not_compared():
@@ -74,7 +195,8 @@ def test_save_writes_the_ledger_and_its_provenance(tmp_path, monkeypatch):
     assert provenance["commit"] == "abc123" and provenance["rows"] == 3
     assert provenance["wall_time_s"] == pytest.approx(12.3)
     assert provenance["config_overlays"] == ["config/smoke.yaml"]
-    assert {"date", "machine", "device"} <= set(provenance)
+    assert {"date", "machine", "device", "kernels"} <= set(provenance)
+    assert {"cpu_flags", "blas", "versions"} <= set(provenance["kernels"])
     assert (tmp_path / "ref/claims.csv").read_text() == ledger.read_text()
 
 
@@ -110,17 +232,7 @@ def test_the_side_by_side_table_shows_each_case_and_marks_changed_verdicts(tmp_p
     measure), in the second's order: a changed verdict is marked, a row of one side only is
     named, a | inside a cell is escaped."""
     registry = tmp_path / "paper.yaml"
-    entry = {
-        "target": "paper_fig1",
-        "kind": "empirical",
-        "where": "Fig. 1",
-        "quote": "words",
-        "paper": "a value",
-        "measure": "a measure",
-        "criterion": ">= 0.5",
-        "why": "because",
-    }
-    registry.write_text(yaml.safe_dump({"paper.fig1.a": entry, "paper.fig1.b": entry}))
+    registry.write_text(yaml.safe_dump({"paper.fig1.a": ENTRY, "paper.fig1.b": ENTRY}))
     small, large = tmp_path / "default", tmp_path / "paper"
     for directory, rows in (
         (small, BASE[:2]),

@@ -9,6 +9,7 @@ live in the registry and nowhere else.
 The kinds (empirical, exact, check) are explained in l2relu.registry.
 """
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import median
@@ -29,6 +30,10 @@ COLUMNS = [
     "n_seeds",
     "n_hold",
     "status",
+    # the numbers behind reproduced_value, for comparing two builds (l2relu.reference): one
+    # per seed as JSON (null where nothing was measured), and the criterion's reference
+    "values",
+    "ref",
 ]
 
 
@@ -109,6 +114,8 @@ def row(claim: Claim, m: Measurement) -> dict:
         "n_seeds": len(m.values),
         "n_hold": sum(holds),
         "status": status_of(sum(holds), len(m.values)),
+        "values": json.dumps([float(v) if finite(v) else None for v in m.values]),
+        "ref": m.ref,
     }
 
 

@@ -14,9 +14,9 @@ directories' ledgers side by side (markdown, the targets of B), marking each cha
 
 import argparse
 import datetime
+import json
 import os
 import platform
-import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -25,27 +25,53 @@ import pandas as pd
 import yaml
 
 KEY = ["claim_id", "claim"]
-# the columns that carry a result; the others restate the registry
-COMPARED = ["reproduced_value", "n_hold", "n_seeds", "status"]
+# the columns that carry a verdict, compared exactly; the values are compared per seed
+EXACT = ["n_hold", "n_seeds", "status"]
 DIFFERENCE_COLUMNS = ["target", "claim_id", "claim", "field", "reference", "this_run"]
-NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
-def same_value(a: str, b: str, rel_tol: float) -> bool:
-    """Whether two shown values say the same: the same words, and every number within rel_tol
-    of its counterpart (relative to the larger of the two)."""
-    if NUMBER.sub("#", a) != NUMBER.sub("#", b):
-        return False
-    for x, y in zip(map(float, NUMBER.findall(a)), map(float, NUMBER.findall(b)), strict=True):
-        if abs(x - y) > rel_tol * max(abs(x), abs(y)):
-            return False
-    return True
+def same_number(a, b, claim, rel_tol: float, refs=(None, None)) -> bool:
+    """Whether two builds' values of one seed say the same. Both far inside a one-sided bar
+    (registry.FAR_INSIDE): the same, whatever their digits. Otherwise they may differ by the
+    claim's reference_tol (else rel_tol) of the larger. Unmeasured (None) equals only itself."""
+    if a is None or b is None:
+        return a is None and b is None
+    if claim is not None and all(map(claim.criterion.far_inside, (a, b), refs)):
+        return True
+    tol = claim.reference_tol if claim is not None and claim.reference_tol else rel_tol
+    return abs(a - b) <= tol * max(abs(a), abs(b))
 
 
-def differences(run: pd.DataFrame, reference: pd.DataFrame, rel_tol: float) -> pd.DataFrame:
-    """Every row of `run` whose value (beyond rel_tol) or verdict differs from the reference's
-    row of the same claim and case, every row only one of them has, over the targets `run`
-    built (a reference may hold more targets than a run builds)."""
+def _values(row: dict, suffix: str) -> list | None:
+    text = row.get(f"values{suffix}")
+    return json.loads(text) if isinstance(text, str) else None
+
+
+def _ref(row: dict, suffix: str):
+    ref = row.get(f"ref{suffix}")
+    return None if ref is None or pd.isna(ref) else float(ref)
+
+
+def _value_differs(r: dict, claim, rel_tol: float) -> bool:
+    mine, theirs = _values(r, ""), _values(r, "_ref")
+    if mine is None or theirs is None:
+        return False  # a ledger written before per-seed values: its verdict columns only
+    refs = (_ref(r, ""), _ref(r, "_ref"))
+    if None not in refs and not same_number(*refs, None, rel_tol):
+        return True
+    return len(mine) != len(theirs) or not all(
+        same_number(a, b, claim, rel_tol, refs) for a, b in zip(mine, theirs, strict=False)
+    )
+
+
+def differences(
+    run: pd.DataFrame, reference: pd.DataFrame, rel_tol: float, registry: dict | None = None
+) -> pd.DataFrame:
+    """Every row of `run` whose verdict (status, n_hold, n_seeds: exactly) or values (per seed,
+    by same_number with the registry's criterion) differ from the reference's row of the same
+    claim and case, and every row only one of them has, over the targets `run` built (a
+    reference may hold more targets than a run builds)."""
+    registry = registry or {}
     reference = reference[reference.target.isin(run.target)]
     merged = run.merge(reference, on=KEY, how="outer", suffixes=("", "_ref"), indicator=True)
     out = []
@@ -53,20 +79,25 @@ def differences(run: pd.DataFrame, reference: pd.DataFrame, rel_tol: float) -> p
         base = {k: r[k] for k in KEY} | {
             "target": r["target"] if r["_merge"] != "right_only" else r["target_ref"]
         }
-        if r["_merge"] == "left_only":
-            out.append(base | {"field": "row", "reference": "absent", "this_run": "present"})
+        if r["_merge"] != "both":
+            mine = "present" if r["_merge"] == "left_only" else "absent"
+            theirs = "absent" if mine == "present" else "present"
+            out.append(base | {"field": "row", "reference": theirs, "this_run": mine})
             continue
-        if r["_merge"] == "right_only":
-            out.append(base | {"field": "row", "reference": "present", "this_run": "absent"})
-            continue
-        for field in COMPARED:
-            mine, theirs = str(r[field]), str(r[f"{field}_ref"])
-            same = (
-                same_value(mine, theirs, rel_tol) if field == "reproduced_value" else mine == theirs
-            )
-            if not same:
-                out.append(base | {"field": field, "reference": theirs, "this_run": mine})
+        for field in EXACT:
+            if str(r[field]) != str(r[f"{field}_ref"]):
+                out.append(
+                    base | {"field": field, "reference": r[f"{field}_ref"], "this_run": r[field]}
+                )
+        if _value_differs(r, registry.get(r["claim_id"]), rel_tol):
+            shown = {"reference": r["reproduced_value_ref"], "this_run": r["reproduced_value"]}
+            out.append(base | {"field": "values"} | shown)
     return pd.DataFrame(out, columns=DIFFERENCE_COLUMNS)
+
+
+def has_values(ledger: pd.DataFrame) -> bool:
+    """Whether a ledger carries per-seed values (ledgers written before them do not)."""
+    return "values" in ledger.columns
 
 
 def _git(*args) -> str:
@@ -95,6 +126,46 @@ def _device() -> str:
     return "cpu"
 
 
+# Settings that make the libraries pick other kernels than the CPU would (a build run under
+# them is a build of another machine's arithmetic).
+KERNEL_SETTINGS = (
+    "OPENBLAS_CORETYPE",
+    "ATEN_CPU_CAPABILITY",
+    "MKL_ENABLE_INSTRUCTIONS",
+    "NUMBA_CPU_NAME",
+)
+
+
+def kernels() -> dict:
+    """What decides the last digits of a CPU build: the vector instructions the CPU has, the
+    ones PyTorch uses, the BLAS library and the architecture it picked, the library versions,
+    and any setting that overrides those choices."""
+    import numba
+    import numpy
+    import threadpoolctl
+    import torch
+
+    flags = set()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        line = next((x for x in cpuinfo.read_text().splitlines() if x.startswith("flags")), "")
+        flags = set(line.split(":", 1)[-1].split())
+    blas = [
+        f"{lib.get('internal_api')} {lib.get('version')} ({lib.get('architecture', '?')})"
+        for lib in threadpoolctl.threadpool_info()
+        if lib.get("user_api") == "blas"
+    ]
+    return {
+        "cpu_flags": " ".join(f for f in ("avx", "avx2", "fma", "avx512f") if f in flags)
+        or "none of avx, avx2, fma, avx512f",
+        "torch_cpu_capability": torch.backends.cpu.get_cpu_capability(),
+        "blas": "; ".join(blas),
+        "versions": f"torch {torch.__version__}, numpy {numpy.__version__}, "
+        f"numba {numba.__version__}",
+        "settings": {k: os.environ[k] for k in KERNEL_SETTINGS if k in os.environ},
+    }
+
+
 def _build(wall_time_s: float, overlays: list[str]) -> dict:
     """Where a build ran: the commit of the working tree, the date, machine, device, wall time."""
     dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
@@ -103,6 +174,7 @@ def _build(wall_time_s: float, overlays: list[str]) -> dict:
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": machine_description(),
         "device": _device(),
+        "kernels": kernels(),
         "wall_time_s": round(float(wall_time_s), 1),
         "config_overlays": list(overlays),
     }

@@ -29,7 +29,18 @@ ENTRY_FIELDS = {
     "criterion": "when the measured value agrees with the paper",
     "why": "why that criterion follows from the words",
 }
-OPTIONAL_FIELDS = {"format": "how values are printed, a str.format spec; default {:.4g}"}
+OPTIONAL_FIELDS = {
+    "format": "how values are printed, a str.format spec; default {:.4g}",
+    "reference_tol": (
+        "how far (a share of the larger) a value may move between two builds and still be the "
+        "same result, for a value from training that moves with the BLAS kernels; default "
+        "the config's reference_rel_tol"
+    ),
+}
+# A value this many times inside a one-sided bar (|v| <= |B| / FAR_INSIDE where 0 passes,
+# |v| >= FAR_INSIDE |B| where it does not) says the same whatever its digits: two builds whose
+# values both lie there agree (l2relu.reference).
+FAR_INSIDE = 100
 
 
 class RegistryError(ValueError):
@@ -109,6 +120,19 @@ class Criterion:
         below = value < hi if hi_strict else value <= hi
         return above and below
 
+    def far_inside(self, value, ref=None) -> bool:
+        """Whether `value` passes a one-sided bar B != 0 by a factor FAR_INSIDE: within
+        |B|/FAR_INSIDE of zero where zero passes ('<= 1e-12'), beyond FAR_INSIDE |B| where it
+        does not ('>= 0.5')."""
+        if self.form != "cmp" or not self.holds(value, ref):
+            return False
+        bar = ref if self.args[1] == "ref" else self.args[1]
+        if bar == 0:
+            return False
+        if self.holds(0.0, ref):
+            return abs(float(value)) <= abs(bar) / FAR_INSIDE
+        return abs(float(value)) >= abs(bar) * FAR_INSIDE
+
     def describe(self, ref=None, spec="{:.4g}") -> str:
         """The criterion with its reference filled in, as the ledger prints it."""
         if not self.needs_ref:
@@ -131,6 +155,7 @@ class Claim:
     criterion: Criterion
     why: str  # why the criterion follows from the words
     format: str = "{:.4g}"
+    reference_tol: float | None = None  # see OPTIONAL_FIELDS
 
 
 def load_registry(paths) -> dict[str, Claim]:
@@ -179,8 +204,11 @@ def _entry(claim_id, entry, paper, where) -> Claim:
         fmt.format(1.5)
     except (ValueError, IndexError, KeyError):
         raise RegistryError(f"{where}: format {fmt!r} does not format a number") from None
+    tol = entry.get("reference_tol")
+    if tol is not None and not (isinstance(tol, int | float) and 0 < tol < 1):
+        raise RegistryError(f"{where}: reference_tol {tol!r} is not a share in (0, 1)")
     fields = {k: " ".join(entry[k].split()) for k in ENTRY_FIELDS if k != "criterion"}
-    return Claim(id=claim_id, criterion=criterion, format=fmt, **fields)
+    return Claim(id=claim_id, criterion=criterion, format=fmt, reference_tol=tol, **fields)
 
 
 def fmt(value, spec: str = "{:.4g}") -> str:

@@ -49,6 +49,7 @@ rule compare_reference:
     input:
         ledger=rules.claims.output.csv,
         reference=f"reference/{config['scale']}/claims.csv",
+        registry=[os.path.relpath(p) for p in sorted(CLAIMS_DIR.glob("*.yaml"))],
         code=script_code("compare_reference"),
     output:
         "results/compare_reference.csv",
