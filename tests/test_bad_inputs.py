@@ -15,6 +15,7 @@ class BadInput:
     words: str = ""  # what the one-line message says (also in the README's table)
     target: str = ""  # a command-line target, when the bad input is the target
     setup: str = ""  # how the checkout is spoiled first: see spoil()
+    flags: str = ""  # command-line flags, when the bad input is on the command line
 
 
 CATALOGUE = [
@@ -117,6 +118,35 @@ CATALOGUE = [
         setup="results_is_a_file",
     ),
     BadInput(
+        "a scale set on the command line",
+        words="config key scale: 'paper' set with --config, but the loaded config files build "
+        "the 'default' scale; a scale is chosen by its config file, not by --config: load "
+        "--configfile config/paper.yaml",
+        flags="--config scale=paper",
+    ),
+    BadInput(
+        "an unknown scale on the command line",
+        words="the scales are default, paper, paper_shapes, smoke",
+        flags="--config scale=huge",
+    ),
+    BadInput(
+        "a reference comparison where the scale has no reference",
+        target="compare_reference",
+        words="compare_reference: scale 'paper_shapes' has no reference ledger "
+        "(reference/paper_shapes/claims.csv); the scales with one are default, paper, smoke",
+        flags="--configfile config/paper.yaml config/paper_shapes.yaml",
+    ),
+    BadInput(
+        "no cores",
+        words="--cores 0: no job could ever start; give --cores 1 or more",
+        flags="--cores 0",
+    ),
+    BadInput(
+        "no jobs",
+        words="--jobs 0: no job could ever start; give --jobs 1 or more",
+        flags="--jobs 0",
+    ),
+    BadInput(
         "a negative checkpoint interval",
         "checkpoint_every_s: -5\n",
         "config key checkpoint_every_s: -5 is less than the minimum of 0",
@@ -154,7 +184,7 @@ def test_a_bad_input_stops_before_any_job_with_one_line(bad, workflow_copy, tmp_
     tmp = tmp_path_factory.mktemp("inputs")
     spoil(bad.setup, workflow_copy, tmp)
     before = (workflow_copy / "results").read_bytes() if bad.setup == "results_is_a_file" else None
-    args = [bad.target] if bad.target else []
+    args = ([bad.target] if bad.target else []) + bad.flags.split()
     if bad.overlay:
         overlay = tmp / "bad.yaml"
         overlay.write_text(bad.overlay.format(tmp=tmp))

@@ -68,6 +68,58 @@ def _check_config():
 _check_config()
 
 
+def _scale_of_config_files():
+    """The scale the loaded config files build: the last of them that sets `scale`."""
+    scale = None
+    for path in [WORKFLOW_DIR / "config/config.yaml", *workflow.config_settings.configfiles]:
+        with open(path) as f:
+            scale = (yaml.safe_load(f) or {}).get("scale", scale)
+    return scale
+
+
+def _how_to_build(scale):
+    """What to type instead of --config scale=<scale>."""
+    if scale == "default":
+        return "leave out the overlays (config/config.yaml is the default scale)"
+    overlay = Path("config") / f"{scale}.yaml"
+    if (WORKFLOW_DIR / overlay).exists():
+        return f"load --configfile {overlay}"
+    overlays = sorted(p.stem for p in (WORKFLOW_DIR / "config").glob("*.yaml"))
+    return "the scales are " + ", ".join(["default", *(s for s in overlays if s != "config")])
+
+
+def _check_command_line():
+    """`scale` is what the config files build, never a label set on the command line (a build
+    labelled paper would be compared against the paper reference); zero cores or jobs would
+    wait forever for a job that cannot start. One line each, before any job."""
+    given, built = workflow.config_settings.config.get("scale"), _scale_of_config_files()
+    if given is not None and given != built:
+        raise WorkflowError(
+            f"config key scale: {given!r} set with --config, but the loaded config files build "
+            f"the {built!r} scale; a scale is chosen by its config file, not by --config: "
+            + _how_to_build(given)
+        )
+    settings = workflow.resource_settings
+    for flag, value in (("--cores", settings.cores), ("--jobs", settings.nodes)):
+        if value == 0:
+            raise WorkflowError(f"{flag} 0: no job could ever start; give {flag} 1 or more")
+
+
+_check_command_line()
+
+
+def existing_reference(path):
+    """`path` (a reference ledger) when it exists; else the one-line error that says which
+    scales have one."""
+    if not Path(path).exists():
+        scales = sorted(p.parent.name for p in (WORKFLOW_DIR / "reference").glob("*/claims.csv"))
+        raise WorkflowError(
+            f"compare_reference: scale {config['scale']!r} has no reference ledger ({path}); "
+            f"the scales with one are {', '.join(scales)}"
+        )
+    return path
+
+
 def _check_executor():
     """A SLURM run on a machine without SLURM stops before its first job, with one line."""
     plugin = workflow.executor_plugin
