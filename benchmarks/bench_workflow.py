@@ -4,11 +4,16 @@ printed against its goal:
     python benchmarks/bench_workflow.py p1 [--keep DIR]  # the whole default build, --cores all
     python benchmarks/bench_workflow.py p3               # timor2022_fig1 at paper scale, 2 cores
     python benchmarks/bench_workflow.py p5 [--tree DIR]  # no-op dry run; one figure re-rendered
+    python benchmarks/bench_workflow.py targets [--keep DIR]  # each default target alone
 
 p1 also times a yardstick of the machine's speed that day, before and after the build: the bare
 PyTorch loop of `bench_engine.py` on jacot2023 Fig. 1's network (2 threads), and prints the
 build time in units of that loop's time for the Fig. 1 job's steps, so that a slow day shows as
 such; and the job time of every rule, summed over its jobs, from Snakemake's records.
+
+targets builds the default targets one after another in a fresh clone, each with `--cores all`
+(what a reviewer rebuilding one figure waits for; data another target already generated is not
+counted again), then the ledger, between two yardsticks.
 
 p5 times a tree that is already built: DIR (e.g. the one `p1 --keep DIR` leaves), or else a
 fresh clone built at smoke scale first (not timed). Run from the repository root, in the
@@ -25,6 +30,8 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
+
+import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 SMOKE = ["--configfile", "config/smoke.yaml"]
@@ -119,6 +126,24 @@ def p1(keep: str | None) -> None:
     print(f"P1 in yardstick units: {units:.2f} x the Fig. 1 job's bare loop")
 
 
+def per_target(keep: str | None) -> None:
+    before, fig1_steps = yardstick()
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = fresh_clone(Path(keep) if keep else Path(tmp) / "clone")
+        targets = yaml.safe_load((tree / "config/config.yaml").read_text())["targets"]
+        times = {target: timed_snakemake(tree, "--cores", "all", target) for target in targets}
+        times["the ledger (rule all)"] = timed_snakemake(tree, "--cores", "all")
+    after, _ = yardstick()
+    unit = fig1_steps / ((before + after) / 2)
+    print(f"{'target':24} {'s':>6} {'min':>5} {'yardstick units':>16}")
+    for target, seconds in times.items():
+        print(f"{target:24} {seconds:>6.0f} {seconds / 60:>5.1f} {seconds / unit:>16.2f}")
+    print(
+        f"all {sum(times.values()) / 60:.1f} min; yardstick {before:.1f} steps/s before, "
+        f"{after:.1f} after (one unit: {unit:.0f} s)"
+    )
+
+
 def p3() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tree = fresh_clone(Path(tmp) / "clone")
@@ -146,11 +171,17 @@ def p5(tree_arg: str | None) -> None:
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("goal", choices=["p1", "p3", "p5"])
-    parser.add_argument("--keep", help="p1: build in this folder and keep it")
+    parser.add_argument("goal", choices=["p1", "p3", "p5", "targets"])
+    parser.add_argument("--keep", help="p1, targets: build in this folder and keep it")
     parser.add_argument("--tree", help="p5: an already built tree to time")
     args = parser.parse_args()
-    {"p1": lambda: p1(args.keep), "p3": p3, "p5": lambda: p5(args.tree)}[args.goal]()
+    goals = {
+        "p1": lambda: p1(args.keep),
+        "p3": p3,
+        "p5": lambda: p5(args.tree),
+        "targets": lambda: per_target(args.keep),
+    }
+    goals[args.goal]()
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ over its jobs:
 - step_s: the slowest time per step, from the job's log: the training loops print the step and
   the seconds since the loop started; the rate between two lines of one loop leaves the first
   step's warm-up out (a loop logged once gives its elapsed over its steps).
-Prints the table; --write saves it with the machine and date, for the README's cost table.
+Prints the table; --write saves it with the machine and date, for the cost table of docs/running.md.
 
 --raise-from reads a tree built at the paper scale itself (its real step counts): a rule whose
 slowest job there stepped slower than workflow/resources.yaml says (a few steps at paper shape

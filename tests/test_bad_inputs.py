@@ -1,5 +1,6 @@
-"""The bad-input catalogue (README, "Bad input"): each bad input stops `snakemake` before any
-job runs, with one line naming the problem, and leaves results/ as it was."""
+"""The bad-input catalogue (docs/troubleshooting.md, "Bad input"): each bad input stops
+`snakemake` before any job runs, with one line naming the problem, and leaves results/ as it
+was."""
 
 import gzip
 from dataclasses import dataclass
@@ -10,9 +11,9 @@ from conftest import REPO, snakemake
 
 @dataclass(frozen=True)
 class BadInput:
-    what: str  # the README's words for it
+    what: str  # the catalogue's words for it (docs/troubleshooting.md)
     overlay: str = ""  # YAML config overlay, given with --configfile
-    words: str = ""  # what the one-line message says (also in the README's table)
+    words: str = ""  # what the one-line message says (also in the catalogue's table)
     target: str = ""  # a command-line target, when the bad input is the target
     setup: str = ""  # how the checkout is spoiled first: see spoil()
     flags: str = ""  # command-line flags, when the bad input is on the command line
@@ -171,8 +172,8 @@ def spoil(setup: str, checkout, tmp):
         (checkout / "results").write_text("a file where the results folder should be\n")
 
 
-def test_the_catalogue_has_at_least_15_entries_all_in_the_readme():
-    readme = (REPO / "README.md").read_text()
+def test_the_catalogue_has_at_least_15_entries_all_in_the_docs():
+    readme = (REPO / "docs/troubleshooting.md").read_text()
     assert len(CATALOGUE) >= 15
     for bad in CATALOGUE:
         assert f"| {bad.what} |" in readme, bad.what

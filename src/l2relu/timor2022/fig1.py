@@ -8,7 +8,7 @@ import pandas as pd
 from l2relu import measures, twolayer
 from l2relu.seeding import rng_for
 
-# How the paper's text and its authors' code differ (see README, replication notes).
+# How the paper's text and its authors' code differ (see docs/replication/timor2022.md).
 VARIANTS = {
     # (1/2)||N(X) - Y||^2; rows of W(1), columns of W(2) uniform on the sphere of radius r.
     "paper_text": {"loss_scale": 0.5, "init": "sphere", "w2_fill": "columns"},
