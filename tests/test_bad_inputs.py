@@ -139,12 +139,12 @@ CATALOGUE = [
     ),
     BadInput(
         "no cores",
-        words="--cores 0: no job could ever start; give --cores 1 or more",
+        words="--cores 0 (or --jobs 0): no job could ever start; give 1 or more",
         flags="--cores 0",
     ),
     BadInput(
         "no jobs",
-        words="--jobs 0: no job could ever start; give --jobs 1 or more",
+        words="--cores 0 (or --jobs 0): no job could ever start; give 1 or more",
         flags="--jobs 0",
     ),
     BadInput(
@@ -173,11 +173,11 @@ def spoil(setup: str, checkout, tmp):
 
 
 def test_the_catalogue_has_at_least_15_entries_all_in_the_docs():
-    readme = (REPO / "docs/troubleshooting.md").read_text()
+    page = (REPO / "docs/troubleshooting.md").read_text()
     assert len(CATALOGUE) >= 15
     for bad in CATALOGUE:
-        assert f"| {bad.what} |" in readme, bad.what
-        assert bad.words.replace("|", "\\|") in readme, bad.words
+        assert f"| {bad.what} |" in page, bad.what
+        assert bad.words.replace("|", "\\|") in page, bad.words
 
 
 @pytest.mark.parametrize("bad", CATALOGUE, ids=[b.what for b in CATALOGUE])

@@ -28,7 +28,7 @@ def verdict_rows(ledger: pd.DataFrame) -> list[str]:
 
 
 def test_the_readme_is_one_screen():
-    assert len(README.splitlines()) <= 250
+    assert len(README.splitlines()) <= 140
 
 
 def test_the_verdict_table_is_the_default_reference_ledgers():

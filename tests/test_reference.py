@@ -173,11 +173,30 @@ def test_the_kernel_moves_seen_across_machines_compare_equal():
 
 def test_a_reference_without_per_seed_values_is_compared_on_its_verdicts():
     ref = _ledger(BASE).drop(columns=["values", "ref"])
-    assert not reference.has_values(ref)
+    assert reference.rows_without_values(ref) == 3
     moved = _ledger([(*BASE[0][:5], [9.0, 9.0, 9.0]), *BASE[1:]])
     assert reference.differences(moved, ref, 1e-3).empty
     flipped = _ledger([(*BASE[0][:3], 3, "pass", BASE[0][5]), *BASE[1:]])
     assert set(reference.differences(flipped, ref, 1e-3).field) == {"n_hold", "status"}
+
+
+def test_a_row_of_one_side_only_is_the_only_difference():
+    """The side that lacks a row is read with NaN counts (floats): 3.0 is still 3."""
+    ref = _ledger(BASE)
+    extra = _ledger([*BASE, ("paper.fig1.d", 1, "1", 3, "pass")])
+    for run, reference_ledger in ((extra, ref), (ref, extra)):
+        diff = reference.differences(run, reference_ledger, 1e-3)
+        assert diff[["claim_id", "field"]].values.tolist() == [["paper.fig1.d", "row"]]
+
+
+def test_a_criterion_reference_that_moves_appears_or_goes_is_listed(tmp_path):
+    registry = _registry(tmp_path, bound="<= ref")
+    ref = _ledger([("paper.fig1.bound", 1, "v", 3, "pass", [1e-5])]).assign(ref=0.01)
+    for changed in (0.02, None):
+        run = ref.assign(ref=changed)
+        diff = reference.differences(run, ref, 1e-3, registry)
+        assert diff.field.tolist() == ["values"], changed
+    assert reference.differences(ref.assign(ref=0.010001), ref, 1e-3, registry).empty
 
 
 def test_targets_the_run_did_not_build_are_not_compared():

@@ -30,13 +30,15 @@ EXACT = ["n_hold", "n_seeds", "status"]
 DIFFERENCE_COLUMNS = ["target", "claim_id", "claim", "field", "reference", "this_run"]
 
 
-def same_number(a, b, claim, rel_tol: float, refs=(None, None)) -> bool:
+def same_number(a, b, claim, rel_tol: float, refs=(None, None), far=True) -> bool:
     """Whether two builds' values of one seed say the same. Both far inside a one-sided bar
-    (registry.FAR_INSIDE): the same, whatever their digits. Otherwise they may differ by the
-    claim's reference_tol (else rel_tol) of the larger. Unmeasured (None) equals only itself."""
+    (registry.FAR_INSIDE; `far`): the same, whatever their digits. Otherwise they may differ by
+    the claim's reference_tol (else rel_tol) of the larger. Unmeasured (None) equals only itself."""
     if a is None or b is None:
         return a is None and b is None
-    if claim is not None and all(map(claim.criterion.far_inside, (a, b), refs)):
+    if a == b:
+        return True
+    if far and claim is not None and all(map(claim.criterion.far_inside, (a, b), refs)):
         return True
     tol = claim.reference_tol if claim is not None and claim.reference_tol else rel_tol
     return abs(a - b) <= tol * max(abs(a), abs(b))
@@ -53,15 +55,24 @@ def _ref(row: dict, suffix: str):
 
 
 def _value_differs(r: dict, claim, rel_tol: float) -> bool:
+    """Whether the values (or the criterion's reference) of a row differ; False where either
+    ledger has no values for it (written before per-seed values)."""
     mine, theirs = _values(r, ""), _values(r, "_ref")
     if mine is None or theirs is None:
-        return False  # a ledger written before per-seed values: its verdict columns only
+        return False
     refs = (_ref(r, ""), _ref(r, "_ref"))
-    if None not in refs and not same_number(*refs, None, rel_tol):
+    if not same_number(*refs, claim, rel_tol, far=False):
         return True
     return len(mine) != len(theirs) or not all(
         same_number(a, b, claim, rel_tol, refs) for a, b in zip(mine, theirs, strict=False)
     )
+
+
+def _same_count(a, b) -> bool:
+    """Counts compare as numbers: a side that lacks some rows is read as floats (3.0 is 3)."""
+    if pd.isna(a) or pd.isna(b):
+        return pd.isna(a) and pd.isna(b)
+    return float(a) == float(b)
 
 
 def differences(
@@ -85,7 +96,12 @@ def differences(
             out.append(base | {"field": "row", "reference": theirs, "this_run": mine})
             continue
         for field in EXACT:
-            if str(r[field]) != str(r[f"{field}_ref"]):
+            same = (
+                r[field] == r[f"{field}_ref"]
+                if field == "status"
+                else _same_count(r[field], r[f"{field}_ref"])
+            )
+            if not same:
                 out.append(
                     base | {"field": field, "reference": r[f"{field}_ref"], "this_run": r[field]}
                 )
@@ -95,9 +111,12 @@ def differences(
     return pd.DataFrame(out, columns=DIFFERENCE_COLUMNS)
 
 
-def has_values(ledger: pd.DataFrame) -> bool:
-    """Whether a ledger carries per-seed values (ledgers written before them do not)."""
-    return "values" in ledger.columns
+def rows_without_values(ledger: pd.DataFrame) -> int:
+    """How many rows carry no per-seed values (written before the ledger had them), so that
+    only their verdicts can be compared."""
+    if "values" not in ledger.columns:
+        return len(ledger)
+    return int(ledger["values"].isna().sum())
 
 
 def _git(*args) -> str:
@@ -142,8 +161,14 @@ def kernels() -> dict:
     and any setting that overrides those choices."""
     import numba
     import numpy
-    import threadpoolctl
     import torch
+
+    try:
+        import threadpoolctl  # comes with scikit-learn, not pinned itself
+
+        libraries = threadpoolctl.threadpool_info()
+    except ImportError:
+        libraries = []
 
     flags = set()
     cpuinfo = Path("/proc/cpuinfo")
@@ -152,9 +177,9 @@ def kernels() -> dict:
         flags = set(line.split(":", 1)[-1].split())
     blas = [
         f"{lib.get('internal_api')} {lib.get('version')} ({lib.get('architecture', '?')})"
-        for lib in threadpoolctl.threadpool_info()
+        for lib in libraries
         if lib.get("user_api") == "blas"
-    ]
+    ] or ["unknown (threadpoolctl not installed)"]
     return {
         "cpu_flags": " ".join(f for f in ("avx", "avx2", "fma", "avx512f") if f in flags)
         or "none of avx, avx2, fma, avx512f",

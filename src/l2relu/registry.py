@@ -206,7 +206,9 @@ def _entry(claim_id, entry, paper, where) -> Claim:
         raise RegistryError(f"{where}: format {fmt!r} does not format a number") from None
     tol = entry.get("reference_tol")
     if tol is not None and not (isinstance(tol, int | float) and 0 < tol < 1):
-        raise RegistryError(f"{where}: reference_tol {tol!r} is not a share in (0, 1)")
+        raise RegistryError(
+            f"{where}: reference_tol {tol!r} is not a share in (0, 1) (write 0.03 or 3.0e-2)"
+        )
     fields = {k: " ".join(entry[k].split()) for k in ENTRY_FIELDS if k != "criterion"}
     return Claim(id=claim_id, criterion=criterion, format=fmt, reference_tol=tol, **fields)
 

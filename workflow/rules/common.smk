@@ -81,9 +81,11 @@ def _how_to_build(scale):
     """What to type instead of --config scale=<scale>."""
     if scale == "default":
         return "leave out the overlays (config/config.yaml is the default scale)"
-    overlay = Path("config") / f"{scale}.yaml"
-    if (WORKFLOW_DIR / overlay).exists():
-        return f"load --configfile {overlay}"
+    overlay = WORKFLOW_DIR / "config" / f"{scale}.yaml"
+    if overlay.exists():
+        # the overlay's header shows how it is loaded (after which other overlays)
+        loads = re.search(r"--configfile [^\n]+", overlay.read_text())
+        return "load " + (loads[0].strip() if loads else f"--configfile config/{scale}.yaml")
     overlays = sorted(p.stem for p in (WORKFLOW_DIR / "config").glob("*.yaml"))
     return "the scales are " + ", ".join(["default", *(s for s in overlays if s != "config")])
 
@@ -99,10 +101,10 @@ def _check_command_line():
             f"the {built!r} scale; a scale is chosen by its config file, not by --config: "
             + _how_to_build(given)
         )
+    # Snakemake reads a local run's --jobs as --cores, so the two are named together
     settings = workflow.resource_settings
-    for flag, value in (("--cores", settings.cores), ("--jobs", settings.nodes)):
-        if value == 0:
-            raise WorkflowError(f"{flag} 0: no job could ever start; give {flag} 1 or more")
+    if 0 in (settings.cores, settings.nodes):
+        raise WorkflowError("--cores 0 (or --jobs 0): no job could ever start; give 1 or more")
 
 
 _check_command_line()
