@@ -30,7 +30,7 @@ COLUMNS = [
     "n_seeds",
     "n_hold",
     "status",
-    # the numbers behind reproduced_value, for comparing two builds (l2relu.reference): one
+    # the numbers behind reproduced_value, for comparing two builds (compare_reference): one
     # per seed as JSON (null where nothing was measured), and the criterion's reference
     "values",
     "ref",

@@ -39,7 +39,7 @@ OPTIONAL_FIELDS = {
 }
 # A value this many times inside a one-sided bar (|v| <= |B| / FAR_INSIDE where 0 passes,
 # |v| >= FAR_INSIDE |B| where it does not) says the same whatever its digits: two builds whose
-# values both lie there agree (l2relu.reference).
+# values both lie there agree (compare_reference).
 FAR_INSIDE = 100
 
 
