@@ -123,17 +123,20 @@ def _git(*args) -> str:
     return subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout.strip()
 
 
+def _cpuinfo(field: str) -> str | None:
+    """The first CPU's `field` in /proc/cpuinfo (None where there is none)."""
+    cpuinfo = Path("/proc/cpuinfo")
+    if not cpuinfo.exists():
+        return None
+    for line in cpuinfo.read_text().splitlines():
+        if line.startswith(field):
+            return line.split(":", 1)[1].strip()
+    return None
+
+
 def machine_description() -> str:
     """The CPU model, core count and system of this machine, for a measure's provenance."""
-    model = platform.processor() or platform.machine()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        names = [
-            line.split(":", 1)[1].strip()
-            for line in cpuinfo.read_text().splitlines()
-            if line.startswith("model name")
-        ]
-        model = names[0] if names else model
+    model = _cpuinfo("model name") or platform.processor() or platform.machine()
     return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
 
 
@@ -170,11 +173,7 @@ def kernels() -> dict:
     except ImportError:
         libraries = []
 
-    flags = set()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        line = next((x for x in cpuinfo.read_text().splitlines() if x.startswith("flags")), "")
-        flags = set(line.split(":", 1)[-1].split())
+    flags = set((_cpuinfo("flags") or "").split())
     blas = [
         f"{lib.get('internal_api')} {lib.get('version')} ({lib.get('architecture', '?')})"
         for lib in libraries
