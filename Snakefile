@@ -21,6 +21,10 @@ include: "workflow/rules/targets.smk"
 include: "workflow/rules/claims.smk"
 
 
+# the report opens on the verdict, written from the ledger by the build
+report: report_landing_page()
+
+
 rule all:
     default_target: True
     input:

@@ -167,23 +167,6 @@ def test_every_entry_has_a_row_and_every_row_an_entry(tmp_path):
         )
 
 
-def test_the_headline_leads_with_the_empirical_claims(tmp_path):
-    registry = _demo(tmp_path)
-    rows = claims.evaluate(
-        registry,
-        [
-            claims.measured("demo.fig1.onset", [8, 40, 16], "a"),
-            claims.measured("demo.fig1.onset", [2, 40, 80], "b"),
-            claims.measured("demo.fig1.no_divergence", 0),
-        ],
-    )
-    md = claims.summary_markdown(claims.ledger([rows]))
-    assert "2 in all, 0 replicated, 1 mixed, 1 failed" in md
-    assert md.index("Empirical") < md.index("Exact") < md.index("Checks")
-    assert "**Checks**: 1 of 1 hold." in md
-    assert "| demo.fig1.onset | empirical | onset width, b |" in md
-
-
 def test_the_repositorys_registry_loads_and_every_entry_reasons_from_a_quote():
     registry = load_registry(REGISTRY_FILES)
     assert {c.target.split("_")[0] for c in registry.values()} == {p.stem for p in REGISTRY_FILES}

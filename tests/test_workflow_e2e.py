@@ -1,6 +1,7 @@
 """The whole workflow at smoke scale, in temporary copies of the repository."""
 
 import filecmp
+import os
 import re
 import time
 from pathlib import Path
@@ -10,7 +11,7 @@ import pytest
 import yaml
 from conftest import REPO, registered_targets, snakemake
 
-from l2relu import claims, reference
+from l2relu import claims, reference, verdict
 from l2relu.registry import load_registry
 
 pytestmark = pytest.mark.e2e
@@ -57,9 +58,26 @@ def test_every_target_has_its_figures_notebook_and_claims(built):
             assert (tree / f"figures/{target}.{ext}").stat().st_size > 5_000
         assert (tree / f"results/notebooks/{target}.ipynb").exists()
         assert (ledger.target == target).sum() >= 3
-    assert "**Empirical claims**" in (tree / "results/claims.md").read_text()
+    assert "**Empirical claims (" in (tree / "results/claims.md").read_text()
     converged = ledger[ledger.claim_id == "timor2022.fig1.converged_share"]
     assert set(converged.claim.str.split(", ").str[-1]) == {"paper_text", "author_code"}
+
+
+def test_each_notebook_ends_on_its_figure_words_rows_and_reading(built):
+    import json
+
+    tree = built[0]
+    ledger = pd.read_csv(tree / "results/claims.csv")
+    for target in TARGETS:
+        notebook = json.loads((tree / f"results/notebooks/{target}.ipynb").read_text())
+        outputs = [o.get("data", {}) for c in notebook["cells"] for o in c.get("outputs", [])]
+        assert any("image/png" in o for o in outputs), f"{target}: no figure inline"
+        (analysis,) = ["".join(o["text/markdown"]) for o in outputs if "text/markdown" in o]
+        assert analysis.index("The paper's words") < analysis.index("The ledger rows")
+        rows = ledger[ledger.target == target]
+        for claim_id in rows.claim_id.unique():
+            assert claim_id in analysis, (target, claim_id)
+        assert f"Of this target's {len(rows)} ledger rows" in analysis
 
 
 def test_training_logs_report_progress(built):
@@ -85,10 +103,85 @@ def test_a_built_tree_is_up_to_date(built):
     assert "Nothing to be done" in proc.stdout + proc.stderr
 
 
-def test_report_shows_every_figure(built, tmp_path):
-    report = built[0] / "report.html"
-    snakemake(built[0], "--report", str(report), *SMOKE)
-    assert report.stat().st_size > 10_000
+# Run in the report once it has drawn: where the verdict table lies on the first screen, and
+# whether anything covers it; then, optionally, open one result's view as a click would.
+_PROBE = """<script>
+window.addEventListener("load", () => setTimeout(() => {
+  const table = document.querySelector("#replication-report-the-verdict table");
+  const r = table.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  document.body.dataset.verdict = JSON.stringify({top: r.top, bottom: r.bottom, left: r.left,
+    right: r.right, width: innerWidth, height: innerHeight, covered: !table.contains(hit)});
+  OPEN
+}, 1000));
+</script>"""
+
+
+def _chromium():
+    import shutil
+
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        message = "Debian's chromium is needed to render the report (.ci/run installs it)"
+        pytest.fail(message) if os.environ.get("CI") else pytest.skip(message)
+    return found
+
+
+def _render(report: Path, tmp_path: Path, open_js: str = "") -> tuple[str, dict]:
+    """The report as headless Chromium draws it on a 1280 x 800 screen: its visible text (the
+    DOM once the scripts ran, scripts and styles stripped) and the probe's reading."""
+    import json
+    import subprocess
+
+    html = report.read_text()
+    page = tmp_path / f"probed_{len(open_js)}.html"
+    at = html.rindex("</body>")
+    page.write_text(html[:at] + _PROBE.replace("OPEN", open_js) + html[at:])
+    dom = subprocess.run(
+        [
+            _chromium(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--window-size=1280,800",
+            "--virtual-time-budget=15000",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    ).stdout
+    probe = json.loads(re.search(r'data-verdict="([^"]*)"', dom).group(1).replace("&quot;", '"'))
+    dom = re.sub(r"<(script|style)\b.*?</\1>", " ", dom, flags=re.S)
+    text = " ".join(re.sub(r"<[^>]+>", " ", dom).split()).replace("&lt;", "<").replace("&gt;", ">")
+    return text.replace("&amp;", "&"), probe
+
+
+def test_the_report_opens_on_the_verdict_and_shows_each_figure_with_its_rows(built, tmp_path):
+    tree = built[0]
+    report = tree / "report.html"
+    snakemake(tree, "--report", str(report), *SMOKE)
+    ledger = pd.read_csv(tree / "results/claims.csv", dtype=str, keep_default_na=False)
+    text, probe = _render(report, tmp_path)
+    # the landing page opens on the verdict: its counts, whole and uncovered on the first screen
+    assert "Replication report: the verdict" in text
+    for paper_row in verdict.verdict_counts(ledger):
+        assert " ".join(paper_row) in text, paper_row
+    assert 0 <= probe["top"] < probe["bottom"] <= probe["height"], probe
+    assert 0 <= probe["left"] < probe["right"] <= probe["width"], probe
+    assert not probe["covered"], probe
+    # every figure is in the report, named by the paper's figure
+    html = report.read_text()
+    for target in TARGETS:
+        assert f"figures/{target}.png" in html
+    # a figure's view: its caption ends with its own ledger rows
+    rows = ledger[ledger.target == "timor2022_fig1"]
+    shown, _ = _render(report, tmp_path, "app.showResultInfo('figures/timor2022_fig1.png');")
+    assert "Ledger rows" in shown
+    for r in rows.itertuples():
+        assert f"{r.status} ({r.n_hold}/{r.n_seeds} seeds) {r.claim}" in shown, r.claim
 
 
 def test_one_figure_rebuilds_only_what_it_needs(workflow_copy):

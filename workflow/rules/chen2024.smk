@@ -131,7 +131,7 @@ register_target(
 
 register_target(
     "chen2024_fig2",
-    "chen2024 Fig. 2: the action of a truncation map tau_{W,b} in the plane (Lemma 3.4)",
+    "chen2024 Fig. 2: the action of a truncation map tau_(W,b) in the plane (Lemma 3.4)",
     tables=dict(
         grid=rules.compute_chen2024_fig2_map.output.grid,
     ),

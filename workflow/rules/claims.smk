@@ -2,10 +2,11 @@
 
 
 rule claims:
-    """The replication ledger: results/claims.csv and .md, every configured target's rows, and
-    the rows of each kind apart for the report."""
+    """The replication ledger: results/claims.csv and .md, every configured target's rows, the
+    rows of each kind apart, and the report's landing page (the verdict)."""
     input:
         rows=[claims_rows(t) for t in config["targets"]],
+        registry=sorted({claims_registry(t) for t in config["targets"]}),
         code=script_code("build_claims"),
     output:
         csv=report(
@@ -15,6 +16,7 @@ rule claims:
             subcategory="0 all rows",
         ),
         md="results/claims.md",
+        landing=LANDING_PAGE,
         empirical=report(
             "results/claims_empirical.csv",
             caption="../report/claims_empirical.rst",
@@ -39,8 +41,29 @@ rule claims:
         ENV
     params:
         fail_once_marker=config["fail_once_marker"],
+        docs={t: TARGETS[t].doc for t in config["targets"]},
     script:
         "../scripts/build_claims.py"
+
+
+rule write_figure_caption:
+    """A figure's caption in the report: its description (workflow/report/<target>.rst), then
+    the target's ledger rows."""
+    input:
+        description=lambda wildcards: figure_description(wildcards.target),
+        rows=lambda wildcards: claims_rows(wildcards.target),
+        code=script_code("write_figure_caption"),
+    output:
+        figure_caption("{target}"),
+    log:
+        "logs/report/captions/{target}.log",
+    wildcard_constraints:
+        target="|".join(TARGETS),
+    localrule: True
+    conda:
+        ENV
+    script:
+        "../scripts/write_figure_caption.py"
 
 
 # The reference ledger of the scale in use: comparing against one that does not exist stops

@@ -34,6 +34,7 @@ from l2relu.configcheck import (
 from l2relu.jacot2022.sweeps import plateau_widths
 from l2relu.registry import RegistryError, load_registry
 from l2relu.resources import asked, steps_per_job
+from l2relu.verdict import figure_title
 
 # The jobs' software environment for `--sdm conda`: the runtime pins of pyproject.toml only.
 ENV = "../envs/l2relu.yaml"
@@ -209,6 +210,8 @@ TARGETS = {}
 def register_target(target_id, doc, tables, **parameters):
     if target_id in TARGETS:
         raise WorkflowError(f"target {target_id!r} is registered twice")
+    if "{" in doc or "}" in doc:  # the report reads the description's braces as wildcards
+        raise WorkflowError(f"target {target_id!r}: a description has no braces: {doc!r}")
     TARGETS[target_id] = Target(target_id, doc, tables, parameters)
 
 
@@ -227,6 +230,33 @@ def executed_notebook(target):
 
 def claims_rows(target):
     return f"results/{paper_of(target)}/claims/{target}.csv"
+
+
+# The report: each figure's caption and the landing page are written from the ledger by the
+# build; before it, the report shows the descriptions alone and a page that says so.
+LANDING_PAGE = "results/report/verdict.rst"
+
+
+def figure_description(target):
+    return os.path.relpath(WORKFLOW_DIR / "workflow" / "report" / f"{target}.rst")
+
+
+def figure_caption(target):
+    return f"results/report/captions/{target}.rst"
+
+
+def _written_or(path, before_build):
+    """`path` (absolute: the report reads it from the working directory, which --directory may
+    set apart from the workflow) once written, else `before_build` from the workflow."""
+    return os.path.abspath(path) if os.path.exists(path) else before_build
+
+
+def report_caption(target):
+    return _written_or(figure_caption(target), os.path.abspath(figure_description(target)))
+
+
+def report_landing_page():
+    return _written_or(LANDING_PAGE, str(WORKFLOW_DIR / "workflow" / "report" / "workflow.rst"))
 
 
 # The claims registry: what each paper states and the criterion each ledger row is judged by,
@@ -261,7 +291,11 @@ def claim_floor(claim_id):
 
 
 def target_files(target):
-    return figure_files(target) + [claims_rows(target), executed_notebook(target)]
+    return figure_files(target) + [
+        claims_rows(target),
+        executed_notebook(target),
+        figure_caption(target),
+    ]
 
 
 def all_outputs():
@@ -281,9 +315,15 @@ def script_code(name):
 
 
 def notebook_inputs(target):
-    """A target's notebook (notebooks/<target>.ipynb) and the src/ files it imports."""
+    """A target's notebook (notebooks/<target>.ipynb), the src/ files it imports, and what its
+    reading ends on: the target's ledger rows and its paper's registry (the paper's words)."""
     notebook = WORKFLOW_DIR / "notebooks" / f"{target}.ipynb"
-    return {"notebook": os.path.relpath(notebook), "code": _code_inputs(notebook)}
+    return {
+        "notebook": os.path.relpath(notebook),
+        "code": _code_inputs(notebook),
+        "ledger_rows": claims_rows(target),
+        "registry": claims_registry(target),
+    }
 
 
 def fmt_lam(lam):

@@ -34,6 +34,7 @@ _check_claims()
 
 for _target in TARGETS.values():
     _pdf, _png = figure_files(_target.id)
+    _figure, _shows = figure_title(_target.doc)
 
     rule:
         name:
@@ -46,8 +47,9 @@ for _target in TARGETS.values():
             pdf=_pdf,
             png=report(
                 _png,
-                caption=f"../report/{_target.id}.rst",
+                caption=report_caption(_target.id),
                 category=_target.paper,
+                labels={"figure": _figure, "shows": _shows},
             ),
         log:
             f"logs/notebooks/{_target.id}.log",

@@ -1,5 +1,5 @@
-"""Assemble the replication ledger from every target's rows: the whole table, its headline, and
-the rows of each kind apart."""
+"""Assemble the replication ledger from every target's rows: the whole table, its headline, the
+rows of each kind apart, and the report's landing page."""
 
 import sys
 
@@ -7,9 +7,9 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu import claims  # noqa: E402
+from l2relu import claims, verdict  # noqa: E402
 from l2relu.io import atomic_path, fail_once, write_table  # noqa: E402
-from l2relu.registry import KINDS  # noqa: E402
+from l2relu.registry import KINDS, load_registry  # noqa: E402
 
 fail_once(snakemake.params.fail_once_marker)
 
@@ -18,4 +18,7 @@ write_table(ledger, snakemake.output.csv)
 for kind in KINDS:
     write_table(ledger[ledger.kind == kind], snakemake.output[kind])
 with atomic_path(snakemake.output.md) as tmp:
-    tmp.write_text(claims.summary_markdown(ledger))
+    tmp.write_text(verdict.claims_markdown(ledger))
+registry = load_registry(snakemake.input.registry)
+with atomic_path(snakemake.output.landing) as tmp:
+    tmp.write_text(verdict.landing_rst(ledger, registry, snakemake.params.docs))

@@ -1,0 +1,248 @@
+"""The ledger as a person reads it: the headline (results/claims.md), the replication report's
+landing page and figure captions (reStructuredText, which Snakemake's report renders), and the
+reading a figure's notebook ends on. Everything here is generated from ledger rows and registry
+entries, so that no verdict is typed twice."""
+
+import re
+
+import pandas as pd
+
+from l2relu.claims import STATUSES
+from l2relu.registry import Claim
+
+STATUS_WORDS = {"pass": "replicated", "mixed": "mixed", "fail": "failed"}
+STATUS_RULE = (
+    "A claim passes when its criterion holds in every seed (from 5 seeds on, in at least 80% "
+    "of them), fails when it holds in at most 20%, and is mixed otherwise."
+)
+VERDICT_HEADER = [
+    "paper",
+    "empirical: replicated",
+    "mixed",
+    "failed",
+    "exact statements holding",
+    "checks holding",
+]
+# a row as the report and the notebooks show it
+ROW_HEADER = ["claim", "paper", "reproduced", "criterion", "seeds holding", "status"]
+
+
+def paper_of(target: str) -> str:
+    return target.split("_")[0]
+
+
+def figure_title(doc: str) -> tuple[str, str]:
+    """A target's description ("jacot2023 Fig. 1: singular values ...") as (figure, what)."""
+    figure, _, what = doc.split(" ", 1)[1].partition(": ")
+    return figure, what
+
+
+# ---- counts ------------------------------------------------------------------------------------
+def verdict_counts(ledger: pd.DataFrame) -> list[list[str]]:
+    """One row per paper, in the ledger's order: its empirical claims replicated, mixed and
+    failed, then its exact statements and checks holding, of how many."""
+    rows = []
+    for paper, g in ledger.groupby(ledger.target.map(paper_of), sort=False):
+        empirical = g[g.kind == "empirical"]
+        counts = [str(int((empirical.status == s).sum())) for s in STATUSES]
+        holding = [
+            f"{int(((g.kind == k) & (g.status == 'pass')).sum())} of {int((g.kind == k).sum())}"
+            for k in ("exact", "check")
+        ]
+        rows.append([paper, *counts, *holding])
+    return rows
+
+
+def headline(ledger: pd.DataFrame) -> str:
+    """The empirical claims in one sentence."""
+    empirical = ledger[ledger.kind == "empirical"]
+    n = {s: int((empirical.status == s).sum()) for s in STATUSES}
+    return (
+        f"Empirical claims (training or random data, over seeds): {len(empirical)} in all, "
+        f"{n['pass']} replicated, {n['mixed']} mixed, {n['fail']} failed."
+    )
+
+
+def row_cells(r) -> list[str]:
+    return [
+        r.claim,
+        r.paper_value,
+        r.reproduced_value,
+        r.tolerance,
+        f"{r.n_hold}/{r.n_seeds}",
+        str(r.status),
+    ]
+
+
+# ---- Markdown (claims.md, notebooks) -----------------------------------------------------------
+_MD_SPECIAL = re.compile(r"([\\`*_|<\[\]~$])")
+
+
+def md_escape(text) -> str:
+    """A table cell's text as itself: |, *, _ and the like would split or format it."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text))
+
+
+def md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in rows]
+
+
+def claims_markdown(ledger: pd.DataFrame) -> str:
+    """results/claims.md: the verdict per paper (every paper, whatever kinds it has), then every
+    row that does not pass."""
+    lines = ["# Replication ledger", "", f"**{headline(ledger)}**", ""]
+    lines += md_table(VERDICT_HEADER, verdict_counts(ledger))
+    for kind, title in (("exact", "Exact statements"), ("check", "Checks")):
+        rows = ledger[ledger.kind == kind]
+        lines += ["", f"**{title}**: {int((rows.status == 'pass').sum())} of {len(rows)} hold."]
+    lines += ["", STATUS_RULE]
+    not_passing = ledger[ledger.status != "pass"]
+    if len(not_passing):
+        lines += ["", "## Claims not replicated", ""]
+        lines += md_table(
+            ["claim id", "kind", *ROW_HEADER],
+            [[r.claim_id, r.kind, *row_cells(r)] for r in not_passing.itertuples()],
+        )
+    return "\n".join(lines) + "\n"
+
+
+def reading(rows: pd.DataFrame) -> str:
+    """Two or three sentences that read a target's rows: how many hold, and each row that does
+    not, with what it measured against what."""
+    n = {s: int((rows.status == s).sum()) for s in STATUSES}
+    counted = ", ".join(f"{n[s]} {STATUS_WORDS[s]}" for s in STATUSES if n[s])
+    text = f"Of this target's {len(rows)} ledger rows, {counted}."
+    not_passing = rows[rows.status != "pass"]
+    if not len(not_passing):
+        return text + " Every claim holds as the criterion reads it. " + STATUS_RULE
+    shown = [
+        f"{r.claim} ({STATUS_WORDS[r.status]}: {r.reproduced_value} against {r.tolerance}, "
+        f"{r.n_hold} of {r.n_seeds} seeds holding)"
+        for r in not_passing.itertuples()
+    ]
+    return f"{text} Not replicated: {'; '.join(shown)}. {STATUS_RULE}"
+
+
+def analysis_markdown(rows: pd.DataFrame, registry: dict[str, Claim]) -> str:
+    """The end of a figure's notebook: the paper's words for each claim, the target's ledger
+    rows, and their reading."""
+    lines = ["## The paper's words", ""]
+    for claim_id in dict.fromkeys(rows.claim_id):
+        claim = registry[claim_id]
+        lines += [f"- **{claim_id}** ({claim.kind}; {md_escape(claim.where)}):", ""]
+        lines += [f"  > {md_escape(claim.quote)}", ""]
+    lines += ["## The ledger rows", ""]
+    lines += md_table(ROW_HEADER, [row_cells(r) for r in rows.itertuples()])
+    lines += ["", "## Reading", "", md_escape(reading(rows))]
+    return "\n".join(lines) + "\n"
+
+
+# ---- reStructuredText (the report) -------------------------------------------------------------
+_RST_SPECIAL = re.compile(r"([\\`*_|<>\[\]:])")
+
+
+def rst_escape(text) -> str:
+    return _RST_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def rst_table(header: list[str], rows: list[list[str]], widths=None) -> list[str]:
+    """A list-table; the report's template reads captions and the landing page through Jinja,
+    so the generated text is kept raw."""
+    lines = [".. list-table::", "   :header-rows: 1"]
+    if widths:
+        lines.append(f"   :widths: {' '.join(map(str, widths))}")
+    lines.append("")
+    for row in [header, *rows]:
+        cells = [rst_escape(c) for c in row]
+        lines.append(f"   * - {cells[0]}")
+        lines += [f"     - {c}" for c in cells[1:]]
+    return [*lines, ""]
+
+
+def _raw(lines: list[str]) -> str:
+    """Jinja renders captions before docutils does: {{ or {% in a row must stay text."""
+    return "{% raw %}\n" + "\n".join(lines) + "\n{% endraw %}\n"
+
+
+def caption_rst(description: str, rows: pd.DataFrame) -> str:
+    """A figure's caption: its description, then its ledger rows, one item each (the caption
+    sits in a narrow column, where a table of six columns would not read)."""
+    lines = ["", f"**Ledger rows**: {rst_escape(reading(rows).split('.')[0])}.", ""]
+    for r in rows.itertuples():
+        lines.append(
+            f"- **{r.status}** ({r.n_hold}/{r.n_seeds} seeds) {rst_escape(r.claim)}. "
+            f"Paper: {rst_escape(r.paper_value)}. Reproduced: {rst_escape(r.reproduced_value)}; "
+            f"criterion {rst_escape(r.tolerance)}."
+        )
+    return description.rstrip() + "\n" + _raw([*lines, ""])
+
+
+# Snakemake's report shows the landing page in a narrow column centred in a box of one screen's
+# height, which clips the top of a page taller than the screen: this page takes the width the
+# screen leaves beside the menu, from the top, with the rule graph wrapping below it.
+_LANDING_ID = "replication-report-the-verdict"
+LANDING_STYLE = f"""\
+.. raw:: html
+
+   <style>
+   div.overflow-auto:has(#{_LANDING_ID}) {{ align-items: flex-start; justify-content: flex-start; }}
+   div.flex:has(> div > div > #{_LANDING_ID}) {{ flex-wrap: wrap; min-width: 0; }}
+   div.py-2:has(> div > #{_LANDING_ID}) {{ flex: 1 1 100%; min-width: 0; }}
+   div.prose:has(> #{_LANDING_ID}) {{ max-width: none; }}
+   #{_LANDING_ID} td {{ overflow-wrap: anywhere; }}
+   </style>
+"""
+
+
+def _heading(text: str, mark: str) -> list[str]:
+    return [text, mark * len(text), ""]
+
+
+def landing_rst(ledger: pd.DataFrame, registry: dict[str, Claim], docs: dict[str, str]) -> str:
+    """The report's first page: the verdict per paper, every claim not replicated with the
+    paper's words, then every figure's rows, grouped by paper. `docs`: each target's
+    description, "<paper> <figure>: <what>"."""
+    lines = _heading("Replication report: the verdict", "=")
+    lines += [LANDING_STYLE, rst_escape(headline(ledger)), ""]
+    lines += rst_table(VERDICT_HEADER, verdict_counts(ledger))
+    lines += [rst_escape(STATUS_RULE), ""]
+    not_passing = ledger[ledger.status != "pass"]
+    lines += _heading(f"Claims not replicated ({len(not_passing)})", "-")
+    lines += rst_table(
+        ["claim id", "the paper's words", "claim", "reproduced", "criterion", "seeds", "status"],
+        [
+            [
+                r.claim_id,
+                f"{registry[r.claim_id].quote} ({registry[r.claim_id].where})",
+                r.claim,
+                r.reproduced_value,
+                r.tolerance,
+                f"{r.n_hold}/{r.n_seeds}",
+                r.status,
+            ]
+            for r in not_passing.itertuples()
+        ],
+        widths=[14, 26, 22, 12, 10, 6, 6],
+    )
+    lines += _heading("Every figure's rows", "-")
+    for paper, targets in ledger.groupby(ledger.target.map(paper_of), sort=False):
+        lines += _heading(paper, "~")
+        for target, rows in targets.groupby("target", sort=False):
+            figure, what = figure_title(docs[target])
+            lines += [f"**{rst_escape(f'{paper} — {figure}: {what}')}**", ""]
+            lines += rst_table(ROW_HEADER, [row_cells(r) for r in rows.itertuples()])
+    return _raw(lines)
+
+
+# ---- files -------------------------------------------------------------------------------------
+def read_rows(path) -> pd.DataFrame:
+    """Ledger rows as written, every cell as its text."""
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
+
+
+def notebook_analysis(rows_path, registry_path) -> str:
+    """analysis_markdown of a target's rows file and its paper's registry file."""
+    from l2relu.registry import load_registry
+
+    return analysis_markdown(read_rows(rows_path), load_registry([registry_path]))

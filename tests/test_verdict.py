@@ -1,0 +1,139 @@
+"""The ledger as people read it: claims.md renders as a table whatever a cell holds, every paper
+is in the headline, and the report's pages and a notebook's reading carry the rows."""
+
+import re
+from pathlib import Path
+
+import pandas as pd
+from docutils.core import publish_parts
+from markdown_it import MarkdownIt
+
+from l2relu import claims, verdict
+from l2relu.registry import load_registry
+
+REPO = Path(__file__).resolve().parents[1]
+REGISTRY = load_registry(sorted((REPO / "workflow/claims").glob("*.yaml")))
+DEFAULT = pd.read_csv(REPO / "reference/default/claims.csv", dtype=str, keep_default_na=False)
+
+
+def _hostile_ledger():
+    """The default reference ledger with cells that Markdown and reST would read as markup."""
+    ledger = DEFAULT.copy()
+    ledger.loc[0, "claim"] = "||W||_F^2 * 2 | a_b `code` <tag> [link] ~~x~~ $x$ {{ y }} {% z %}"
+    ledger.loc[0, "status"] = "fail"
+    return ledger
+
+
+def _markdown_tables(text):
+    """Every table of `text` as a GitHub-flavoured renderer reads it: rows of cell texts."""
+    tokens = MarkdownIt("commonmark").enable("table").parse(text)
+    tables, row, cell = [], None, None
+    for tok in tokens:
+        if tok.type == "table_open":
+            tables.append([])
+        elif tok.type == "tr_open":
+            row = []
+        elif tok.type == "tr_close":
+            tables[-1].append(row)
+        elif tok.type in ("th_open", "td_open"):
+            cell = []
+        elif tok.type in ("th_close", "td_close"):
+            row.append("".join(cell))
+        elif tok.type == "inline" and cell is not None:
+            cell.append(
+                "".join(c.content for c in tok.children if c.type in ("text", "code_inline"))
+            )
+    return tables
+
+
+def test_claims_md_renders_every_not_passing_row_with_its_status():
+    ledger = _hostile_ledger()
+    tables = _markdown_tables(verdict.claims_markdown(ledger))
+    counts, not_passing = tables
+    header, *rows = not_passing
+    assert len(rows) == int((ledger.status != "pass").sum())
+    assert all(len(r) == len(header) for r in rows)
+    assert [r[-1] for r in rows] == list(ledger.status[ledger.status != "pass"])
+    # the hostile cell reads as written, not as columns or emphasis
+    assert rows[0][header.index("claim")] == ledger.loc[0, "claim"]
+
+
+def test_an_unescaped_pipe_would_break_the_table():
+    """The parser the test above trusts does see the breakage it guards against."""
+    text = "| a | b |\n|---|---|\n| ||W|| | x |\n"
+    (table,) = _markdown_tables(text)
+    assert table[1] != ["||W||", "x"]
+
+
+def test_every_paper_is_in_the_headline_even_without_empirical_claims():
+    (counts, *_) = _markdown_tables(verdict.claims_markdown(DEFAULT))
+    papers = [r[0] for r in counts[1:]]
+    assert papers == list(dict.fromkeys(DEFAULT.target.str.split("_").str[0]))
+    chen = counts[papers.index("chen2024") + 1]
+    assert chen[1:4] == ["0", "0", "0"] and chen[4].endswith(" of 12")
+
+
+def _visible_text(rst, part="html_body"):
+    """What the report shows of a generated page, rendered as Snakemake renders it (Jinja, then
+    docutils' HTML: html_body for the landing page, body for a caption), tags stripped."""
+    from jinja2 import Environment
+
+    html = publish_parts(Environment().from_string(rst).render(), writer="html")[part]
+    html = re.sub(r"<style.*?</style>", " ", html, flags=re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def test_the_landing_page_opens_on_the_verdict_and_carries_every_figures_rows():
+    docs = {t: f"{t.split('_')[0]} Fig. X: what {t} shows" for t in DEFAULT.target.unique()}
+    ledger = _hostile_ledger()
+    text = _visible_text(verdict.landing_rst(ledger, REGISTRY, docs))
+    assert text.startswith("Replication report: the verdict Empirical claims")
+    for paper_row in verdict.verdict_counts(ledger):
+        assert " ".join(paper_row) in text
+    assert text.index("Claims not replicated") < text.index("Every figure")
+    assert "||W||_F^2 * 2 | a_b `code` <tag>" in text.replace("&lt;", "<").replace("&gt;", ">")
+    assert "{{ y }} {% z %}" in text
+    # the not-replicated table quotes the paper's words
+    failing = DEFAULT[DEFAULT.status == "fail"].iloc[0]
+    assert " ".join(REGISTRY[failing.claim_id].quote.split()[:6]) in text
+
+
+def test_a_caption_ends_with_its_figures_rows():
+    rows = DEFAULT[DEFAULT.target == "jacot2023_fig1"]
+    text = _visible_text(verdict.caption_rst("A depth-13 network.", rows), "body")
+    assert text.startswith("A depth-13 network. Ledger rows")
+    assert "Of this target's 5 ledger rows, 3 replicated, 2 failed." in text
+    for r in rows.itertuples():
+        assert f"{r.status} ({r.n_hold}/{r.n_seeds} seeds) {r.claim}" in text
+
+
+def test_a_notebooks_reading_names_each_row_not_replicated_and_only_those():
+    rows = DEFAULT[DEFAULT.target == "jacot2023_fig1"]
+    text = verdict.reading(rows)
+    failing = rows[rows.status != "pass"]
+    assert len(failing)
+    for r in failing.itertuples():
+        assert r.claim in text
+    for r in rows[rows.status == "pass"].itertuples():
+        assert r.claim not in text
+    passing = DEFAULT[DEFAULT.target == "timor2022_fig2"]
+    assert set(passing.status) == {"pass"}
+    assert "Every claim holds" in verdict.reading(passing)
+
+
+def test_a_notebooks_analysis_quotes_the_paper_for_each_claim():
+    rows = DEFAULT[DEFAULT.target == "jacot2022_fig2"]
+    md = verdict.analysis_markdown(rows, REGISTRY)
+    (table,) = _markdown_tables(md)
+    assert len(table) == len(rows) + 1
+    for claim_id in rows.claim_id.unique():
+        assert claim_id in md
+    assert md.index("The paper's words") < md.index("The ledger rows") < md.index("Reading")
+
+
+def test_the_headline_counts_statuses():
+    ledger = claims.ledger([DEFAULT])
+    n = (ledger.kind == "empirical").sum()
+    assert verdict.headline(ledger).startswith(
+        f"Empirical claims (training or random data, over seeds): {n} in all"
+    )
