@@ -117,12 +117,12 @@ def _demo(tmp_path):
 def test_status_over_seeds(tmp_path):
     registry = _demo(tmp_path)
 
-    def status(values):
+    def status(values, divergences=0):
         rows = claims.evaluate(
             registry,
             [
                 claims.measured("demo.fig1.onset", values),
-                claims.measured("demo.fig1.no_divergence", 0),
+                claims.measured("demo.fig1.no_divergence", divergences),
             ],
         )
         return rows.iloc[0][["status", "n_seeds", "n_hold"]].tolist()
@@ -134,7 +134,33 @@ def test_status_over_seeds(tmp_path):
     assert status([8, 8, 8, 8, 40]) == ["pass", 5, 4]
     assert status([8, 40, 40, 40, 40]) == ["fail", 5, 1]
     assert status([8, 8, 40, 40, 40]) == ["mixed", 5, 2]
-    assert status([8, math.nan, 8]) == ["mixed", 3, 2]
+    # a verdict is read over the measured seeds, and never from too few of them: an empirical
+    # row needs 3 (or every seed run, where fewer run), a check or exact statement one
+    assert status([8, 8, 8, 8, None]) == ["pass", 5, 4]
+    assert status([8, 40, None, None, None]) == ["inconclusive", 5, 1]
+    assert status([8, math.nan, 8]) == ["inconclusive", 3, 2]
+    assert status([8, 8]) == ["pass", 2, 2]
+    assert status([8, None]) == ["inconclusive", 2, 1]
+    assert status([None, None]) == ["inconclusive", 2, 0]
+    rows = claims.evaluate(
+        registry,
+        [
+            claims.measured("demo.fig1.onset", [8] * 3),
+            claims.measured("demo.fig1.no_divergence", None),
+        ],
+    )
+    assert rows.iloc[1][["status", "n_excluded"]].tolist() == ["inconclusive", 1]
+
+
+def test_min_measured_is_the_entrys_and_a_whole_number(tmp_path):
+    registry = load_registry([_registry(tmp_path, {"demo.fig1.onset": _entry(min_measured=5)})])
+    (row,) = claims.evaluate(
+        registry, [claims.measured("demo.fig1.onset", [8, 8, 8, 8, None])]
+    ).itertuples()
+    assert (row.status, row.n_excluded) == ("inconclusive", 1)
+    for bad in (0, 2.5, "3", True):
+        with pytest.raises(RegistryError, match="min_measured"):
+            load_registry([_registry(tmp_path, {"demo.fig1.onset": _entry(min_measured=bad)})])
 
 
 def test_the_value_shows_median_min_and_max_over_seeds(tmp_path):

@@ -180,6 +180,15 @@ def test_a_reference_without_per_seed_values_is_compared_on_its_verdicts():
     assert set(reference.differences(flipped, ref, 1e-3).field) == {"n_hold", "status"}
 
 
+def test_a_changed_count_of_excluded_seeds_is_listed_where_both_ledgers_count_them():
+    ref, run = _ledger(BASE), _ledger(BASE)
+    ref["n_excluded"], run["n_excluded"] = 0, [1, 0, 0]
+    diff = reference.differences(run, ref, 1e-3)
+    assert diff[["claim_id", "field"]].values.tolist() == [[BASE[0][0], "n_excluded"]]
+    # a reference written before the column compares on the rest
+    assert reference.differences(run, ref.drop(columns=["n_excluded"]), 1e-3).empty
+
+
 def test_a_row_of_one_side_only_is_the_only_difference():
     """The side that lacks a row is read with NaN counts (floats): 3.0 is still 3."""
     ref = _ledger(BASE)

@@ -70,7 +70,7 @@ def test_every_paper_is_in_the_headline_even_without_empirical_claims():
     papers = [r[0] for r in counts[1:]]
     assert papers == list(dict.fromkeys(DEFAULT.target.str.split("_").str[0]))
     chen = counts[papers.index("chen2024") + 1]
-    assert chen[1:4] == ["0", "0", "0"] and chen[4].endswith(" of 12")
+    assert chen[1:5] == ["0", "0", "0", "0"] and chen[5].endswith(" of 12")
 
 
 def _visible_text(rst, part="html_body"):
@@ -104,7 +104,7 @@ def test_a_caption_ends_with_its_figures_rows():
     assert text.startswith("A depth-13 network. Ledger rows")
     assert "Of this target's 5 ledger rows, 3 replicated, 2 failed." in text
     for r in rows.itertuples():
-        assert f"{r.status} ({r.n_hold}/{r.n_seeds} seeds) {r.claim}" in text
+        assert f"{r.status} ({verdict.held(r)} seeds) {r.claim}" in text
 
 
 def test_a_notebooks_reading_names_each_row_not_replicated_and_only_those():
@@ -137,3 +137,18 @@ def test_the_headline_counts_statuses():
     assert verdict.headline(ledger).startswith(
         f"Empirical claims (training or random data, over seeds): {n} in all"
     )
+
+
+def test_inconclusive_rows_are_counted_apart_and_show_their_exclusions():
+    ledger = DEFAULT.copy()
+    first = ledger.index[ledger.kind == "empirical"][0]
+    ledger.loc[first, ["status", "n_hold", "n_excluded"]] = ["inconclusive", "1", "2"]
+    assert (
+        verdict.held(ledger.loc[first]) == f"1/{int(ledger.loc[first, 'n_seeds']) - 2}, 2 excluded"
+    )
+    assert ", 1 inconclusive." in verdict.headline(ledger)
+    counts, not_passing = _markdown_tables(verdict.claims_markdown(ledger))
+    paper = ledger.loc[first, "target"].split("_")[0]
+    row = next(r for r in counts[1:] if r[0] == paper)
+    assert row[counts[0].index("inconclusive")] == "1"
+    assert not_passing[1][-1] == "inconclusive"

@@ -18,7 +18,7 @@ import pandas as pd
 
 from l2relu.registry import Claim, RegistryError, finite, fmt, load_registry
 
-STATUSES = ("pass", "mixed", "fail")
+STATUSES = ("pass", "mixed", "fail", "inconclusive")
 COLUMNS = [
     "claim_id",
     "target",
@@ -29,6 +29,9 @@ COLUMNS = [
     "tolerance",
     "n_seeds",
     "n_hold",
+    # seeds without a measurement (left out by the measure's rule, or not measurable): the
+    # verdict reads the others
+    "n_excluded",
     "status",
     # the numbers behind reproduced_value, for comparing two builds (compare_reference): one
     # per seed as JSON (null where nothing was measured), and the criterion's reference
@@ -75,13 +78,16 @@ def diverged_runs(claim_id, runs, case="") -> Measurement:
     return measured(claim_id, sum(diverged), case, detail=detail)
 
 
-def status_of(n_hold: int, n: int) -> str:
-    """pass when the criterion holds in every seed (in >= 80% of them from 5 seeds on), fail
-    when it holds in at most 20%, mixed otherwise."""
-    if n == 0:
-        return "fail"
-    share = n_hold / n
-    if share == 1 or (n >= 5 and share >= 0.8):
+def status_of(n_hold: int, n_measured: int, n_run: int, kind: str, min_measured: int) -> str:
+    """inconclusive when too few seeds were measured to read a verdict: for an empirical claim
+    fewer than `min_measured`, capped at the seeds run (`n_run`), for an exact statement or a
+    check none. Otherwise, over the measured seeds: pass when the criterion holds in every one
+    (in >= 80% of them from 5 on), fail when in at most 20%, mixed between."""
+    needed = min(min_measured, n_run) if kind == "empirical" else 1
+    if n_measured < max(needed, 1):
+        return "inconclusive"
+    share = n_hold / n_measured
+    if share == 1 or (n_measured >= 5 and share >= 0.8):
         return "pass"
     return "fail" if share <= 0.2 else "mixed"
 
@@ -100,6 +106,7 @@ def _summary(values, spec) -> str:
 
 def row(claim: Claim, m: Measurement) -> dict:
     holds = [claim.criterion.holds(v, m.ref) for v in m.values]
+    n_measured = sum(finite(v) for v in m.values)
     shown = _summary(m.values, claim.format)
     if m.detail:
         shown = f"{shown} ({m.detail})"
@@ -113,7 +120,8 @@ def row(claim: Claim, m: Measurement) -> dict:
         "tolerance": claim.criterion.describe(m.ref, claim.format),
         "n_seeds": len(m.values),
         "n_hold": sum(holds),
-        "status": status_of(sum(holds), len(m.values)),
+        "n_excluded": len(m.values) - n_measured,
+        "status": status_of(sum(holds), n_measured, len(m.values), claim.kind, claim.min_measured),
         "values": json.dumps([float(v) if finite(v) else None for v in m.values]),
         "ref": m.ref,
     }

@@ -26,7 +26,8 @@ import yaml
 
 KEY = ["claim_id", "claim"]
 # the columns that carry a verdict, compared exactly; the values are compared per seed
-EXACT = ["n_hold", "n_seeds", "status"]
+# (n_excluded only where both ledgers have it: those written before it lack the column)
+EXACT = ["n_hold", "n_seeds", "n_excluded", "status"]
 DIFFERENCE_COLUMNS = ["target", "claim_id", "claim", "field", "reference", "this_run"]
 
 
@@ -78,9 +79,9 @@ def _same_count(a, b) -> bool:
 def differences(
     run: pd.DataFrame, reference: pd.DataFrame, rel_tol: float, registry: dict | None = None
 ) -> pd.DataFrame:
-    """Every row of `run` whose verdict (status, n_hold, n_seeds: exactly) or values (per seed,
-    by same_number with the registry's criterion) differ from the reference's row of the same
-    claim and case, and every row only one of them has, over the targets `run` built (a
+    """Every row of `run` whose verdict (status, n_hold, n_seeds, n_excluded: exactly) or values
+    (per seed, by same_number with the registry's criterion) differ from the reference's row of
+    the same claim and case, and every row only one of them has, over the targets `run` built (a
     reference may hold more targets than a run builds)."""
     registry = registry or {}
     reference = reference[reference.target.isin(run.target)]
@@ -96,6 +97,8 @@ def differences(
             out.append(base | {"field": "row", "reference": theirs, "this_run": mine})
             continue
         for field in EXACT:
+            if f"{field}_ref" not in r:
+                continue
             same = (
                 r[field] == r[f"{field}_ref"]
                 if field == "status"

@@ -29,8 +29,14 @@ ENTRY_FIELDS = {
     "criterion": "when the measured value agrees with the paper",
     "why": "why that criterion follows from the words",
 }
+# an empirical row with fewer measured seeds than this (capped at the seeds run) is inconclusive
+MIN_MEASURED = 3
 OPTIONAL_FIELDS = {
     "format": "how values are printed, a str.format spec; default {:.4g}",
+    "min_measured": (
+        f"the fewest measured seeds an empirical row reads a verdict from (capped at the seeds "
+        f"run); default {MIN_MEASURED}"
+    ),
     "reference_tol": (
         "how far (a share of the larger) a value may move between two builds and still be the "
         "same result, for a value from training that moves with the BLAS kernels; default "
@@ -156,6 +162,7 @@ class Claim:
     why: str  # why the criterion follows from the words
     format: str = "{:.4g}"
     reference_tol: float | None = None  # see OPTIONAL_FIELDS
+    min_measured: int = MIN_MEASURED  # see OPTIONAL_FIELDS
 
 
 def load_registry(paths) -> dict[str, Claim]:
@@ -209,8 +216,18 @@ def _entry(claim_id, entry, paper, where) -> Claim:
         raise RegistryError(
             f"{where}: reference_tol {tol!r} is not a share in (0, 1) (write 0.03 or 3.0e-2)"
         )
+    least = entry.get("min_measured", MIN_MEASURED)
+    if not (isinstance(least, int) and not isinstance(least, bool) and least >= 1):
+        raise RegistryError(f"{where}: min_measured {least!r} is not a whole number >= 1")
     fields = {k: " ".join(entry[k].split()) for k in ENTRY_FIELDS if k != "criterion"}
-    return Claim(id=claim_id, criterion=criterion, format=fmt, reference_tol=tol, **fields)
+    return Claim(
+        id=claim_id,
+        criterion=criterion,
+        format=fmt,
+        reference_tol=tol,
+        min_measured=least,
+        **fields,
+    )
 
 
 def fmt(value, spec: str = "{:.4g}") -> str:

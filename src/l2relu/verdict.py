@@ -10,16 +10,24 @@ import pandas as pd
 from l2relu.claims import STATUSES
 from l2relu.registry import Claim
 
-STATUS_WORDS = {"pass": "replicated", "mixed": "mixed", "fail": "failed"}
+STATUS_WORDS = {
+    "pass": "replicated",
+    "mixed": "mixed",
+    "fail": "failed",
+    "inconclusive": "inconclusive",
+}
 STATUS_RULE = (
-    "A claim passes when its criterion holds in every seed (from 5 seeds on, in at least 80% "
-    "of them), fails when it holds in at most 20%, and is mixed otherwise."
+    "Over the seeds measured, a claim passes when its criterion holds in every one (from 5 "
+    "seeds on, in at least 80% of them), fails when it holds in at most 20%, and is mixed "
+    "otherwise; it is inconclusive when too few seeds could be measured to read (fewer than "
+    "3, or than the seeds run, for an empirical claim; none for an exact statement or check)."
 )
 VERDICT_HEADER = [
     "paper",
     "empirical: replicated",
     "mixed",
     "failed",
+    "inconclusive",
     "exact statements holding",
     "checks holding",
 ]
@@ -39,8 +47,8 @@ def figure_title(doc: str) -> tuple[str, str]:
 
 # ---- counts ------------------------------------------------------------------------------------
 def verdict_counts(ledger: pd.DataFrame) -> list[list[str]]:
-    """One row per paper, in the ledger's order: its empirical claims replicated, mixed and
-    failed, then its exact statements and checks holding, of how many."""
+    """One row per paper, in the ledger's order: its empirical claims replicated, mixed, failed
+    and inconclusive, then its exact statements and checks holding, of how many."""
     rows = []
     for paper, g in ledger.groupby(ledger.target.map(paper_of), sort=False):
         empirical = g[g.kind == "empirical"]
@@ -59,8 +67,17 @@ def headline(ledger: pd.DataFrame) -> str:
     n = {s: int((empirical.status == s).sum()) for s in STATUSES}
     return (
         f"Empirical claims (training or random data, over seeds): {len(empirical)} in all, "
-        f"{n['pass']} replicated, {n['mixed']} mixed, {n['fail']} failed."
+        f"{n['pass']} replicated, {n['mixed']} mixed, {n['fail']} failed, "
+        f"{n['inconclusive']} inconclusive."
     )
+
+
+def held(r) -> str:
+    """Seeds holding of seeds measured, and those left out: "2/3", "1/2, 1 excluded"."""
+    excluded = getattr(r, "n_excluded", None)  # a ledger written before it has no such column
+    excluded = 0 if excluded is None or pd.isna(excluded) or excluded == "" else int(excluded)
+    text = f"{r.n_hold}/{int(r.n_seeds) - excluded}"
+    return text + (f", {excluded} excluded" if excluded else "")
 
 
 def row_cells(r) -> list[str]:
@@ -69,7 +86,7 @@ def row_cells(r) -> list[str]:
         r.paper_value,
         r.reproduced_value,
         r.tolerance,
-        f"{r.n_hold}/{r.n_seeds}",
+        held(r),
         str(r.status),
     ]
 
@@ -118,7 +135,7 @@ def reading(rows: pd.DataFrame) -> str:
         return text + " Every claim holds as the criterion reads it. " + STATUS_RULE
     shown = [
         f"{r.claim} ({STATUS_WORDS[r.status]}: {r.reproduced_value} against {r.tolerance}, "
-        f"{r.n_hold} of {r.n_seeds} seeds holding)"
+        f"{held(r)} seeds holding)"
         for r in not_passing.itertuples()
     ]
     return f"{text} Not replicated: {'; '.join(shown)}. {STATUS_RULE}"
@@ -171,7 +188,7 @@ def caption_rst(description: str, rows: pd.DataFrame) -> str:
     lines = ["", f"**Ledger rows**: {rst_escape(reading(rows).split('.')[0])}.", ""]
     for r in rows.itertuples():
         lines.append(
-            f"- **{r.status}** ({r.n_hold}/{r.n_seeds} seeds) {rst_escape(r.claim)}. "
+            f"- **{r.status}** ({rst_escape(held(r))} seeds) {rst_escape(r.claim)}. "
             f"Paper: {rst_escape(r.paper_value)}. Reproduced: {rst_escape(r.reproduced_value)}; "
             f"criterion {rst_escape(r.tolerance)}."
         )
@@ -218,7 +235,7 @@ def landing_rst(ledger: pd.DataFrame, registry: dict[str, Claim], docs: dict[str
                 r.claim,
                 r.reproduced_value,
                 r.tolerance,
-                f"{r.n_hold}/{r.n_seeds}",
+                held(r),
                 r.status,
             ]
             for r in not_passing.itertuples()
