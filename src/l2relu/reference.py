@@ -209,9 +209,10 @@ def _build(wall_time_s: float, overlays: list[str]) -> dict:
 
 def save(ledger: Path, dest: Path, wall_time_s: float, overlays: list[str]) -> Path:
     """Copy the ledger to dest/claims.csv and write dest/provenance.yaml beside it."""
+    build = _build(wall_time_s, overlays)  # before writing: the reference is not a change
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(ledger, dest / "claims.csv")
-    provenance = _build(wall_time_s, overlays) | {"rows": len(pd.read_csv(ledger))}
+    provenance = build | {"rows": len(pd.read_csv(ledger))}
     path = dest / "provenance.yaml"
     path.write_text(yaml.safe_dump(provenance, sort_keys=False))
     return path
@@ -226,6 +227,7 @@ def update(
     missing = sorted(set(targets) - set(new.target))
     if missing:
         raise ValueError(f"{ledger} has no rows of {', '.join(missing)}")
+    build = _build(wall_time_s, overlays)  # before writing: the reference is not a change
     old = pd.read_csv(dest / "claims.csv")
     kept = old[~old.target.isin(targets)]
     order = list(dict.fromkeys([*old.target, *targets]))
@@ -235,7 +237,7 @@ def update(
     path = dest / "provenance.yaml"
     provenance = yaml.safe_load(path.read_text())
     provenance["updates"] = provenance.get("updates", []) + [
-        {"targets": list(targets)} | _build(wall_time_s, overlays)
+        {"targets": list(targets)} | build
     ]
     provenance["rows"] = len(rows)
     path.write_text(yaml.safe_dump(provenance, sort_keys=False))
