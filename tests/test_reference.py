@@ -240,10 +240,13 @@ def test_update_replaces_only_the_named_targets_rows_and_records_the_build(tmp_p
             ("other.fig1.c", 1, "9.9", 3, "pass"),  # not named: not taken
         ]
     )
+    rebuilt.insert(5, "n_excluded", 0)  # a column the reference lacks comes in its place
     rebuilt.to_csv(ledger, index=False)
     monkeypatch.setattr(reference, "_git", lambda *args: "" if args[0] == "status" else "def456")
     path = reference.update(ledger, tmp_path / "ref", ["paper_fig1"], 5.0, [])
     saved = pd.read_csv(tmp_path / "ref/claims.csv")
+    assert saved.columns.tolist() == rebuilt.columns.tolist()
+    assert saved.n_excluded.isna().tolist() == [False, False, True]  # unknown in the old row
     assert saved.claim_id.tolist() == [b[0] for b in BASE]  # the order kept
     assert saved.reproduced_value.tolist() == ["0.9 [0.8, 1]", "0 (of 12)", "3.2"]
     provenance = yaml.safe_load(path.read_text())
@@ -253,6 +256,9 @@ def test_update_replaces_only_the_named_targets_rows_and_records_the_build(tmp_p
     ]
     with pytest.raises(ValueError, match="no rows of absent_fig1"):
         reference.update(ledger, tmp_path / "ref", ["absent_fig1"], 5.0, [])
+    # every target updated: the reference is the ledger, byte for byte
+    reference.update(ledger, tmp_path / "ref", ["paper_fig1", "other_fig1"], 5.0, [])
+    assert (tmp_path / "ref/claims.csv").read_bytes() == ledger.read_bytes()
 
 
 def test_the_side_by_side_table_shows_each_case_and_marks_changed_verdicts(tmp_path):

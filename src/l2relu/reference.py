@@ -231,14 +231,15 @@ def update(
     old = pd.read_csv(dest / "claims.csv")
     kept = old[~old.target.isin(targets)]
     order = list(dict.fromkeys([*old.target, *targets]))
-    rows = pd.concat([kept, new[new.target.isin(targets)]], ignore_index=True)
+    # the new ledger's columns first, in its order (a column the old rows lack is empty there)
+    columns = [*new.columns, *(c for c in old.columns if c not in new.columns)]
+    parts = [p for p in (kept, new[new.target.isin(targets)]) if len(p)]
+    rows = pd.concat(parts, ignore_index=True).reindex(columns=columns)
     rows = rows.iloc[rows.target.map(order.index).argsort(kind="stable")]
     rows.to_csv(dest / "claims.csv", index=False)
     path = dest / "provenance.yaml"
     provenance = yaml.safe_load(path.read_text())
-    provenance["updates"] = provenance.get("updates", []) + [
-        {"targets": list(targets)} | build
-    ]
+    provenance["updates"] = provenance.get("updates", []) + [{"targets": list(targets)} | build]
     provenance["rows"] = len(rows)
     path.write_text(yaml.safe_dump(provenance, sort_keys=False))
     return path
