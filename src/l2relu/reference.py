@@ -223,12 +223,12 @@ def update(
 ) -> Path:
     """Replace the reference's rows of `targets` by the ledger's (targets it lacks are added at
     the end) and append the build to the provenance's `updates`."""
-    new = pd.read_csv(ledger)
+    new = pd.read_csv(ledger, dtype=str, keep_default_na=False)  # cells as written
     missing = sorted(set(targets) - set(new.target))
     if missing:
         raise ValueError(f"{ledger} has no rows of {', '.join(missing)}")
     build = _build(wall_time_s, overlays)  # before writing: the reference is not a change
-    old = pd.read_csv(dest / "claims.csv")
+    old = pd.read_csv(dest / "claims.csv", dtype=str, keep_default_na=False)
     kept = old[~old.target.isin(targets)]
     order = list(dict.fromkeys([*old.target, *targets]))
     # the new ledger's columns first, in its order (a column the old rows lack is empty there)
