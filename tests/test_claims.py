@@ -62,8 +62,12 @@ def _entry(**changes):
         "paper": "around 10",
         "measure": "onset width",
         "criterion": "within factor 2 of 10",
+        "quantifier": "typical",
+        "quantifier_words": "the loss plateaus",
         "why": "a log axis",
     }
+    if changes.get("kind", "empirical") != "empirical" and "quantifier" not in changes:
+        entry = {k: v for k, v in entry.items() if not k.startswith("quantifier")}
     return {k: v for k, v in (entry | changes).items() if v is not None}
 
 
@@ -153,6 +157,36 @@ def test_status_over_seeds(tmp_path):
     assert rows.iloc[1][["status", "n_excluded"]].tolist() == ["inconclusive", 1]
 
 
+def test_a_claim_of_every_run_passes_only_when_every_measured_seed_holds(tmp_path):
+    def status(quantifier, values):
+        entry = _entry(quantifier=quantifier)
+        registry = load_registry([_registry(tmp_path, {"demo.fig1.onset": entry})])
+        (row,) = claims.evaluate(
+            registry, [claims.measured("demo.fig1.onset", values)]
+        ).itertuples()
+        return row.status
+
+    four_of_five = [8, 8, 8, 8, 40]
+    assert status("typical", four_of_five) == "pass"
+    assert status("every", four_of_five) == "mixed"  # one counter-example
+    assert status("every", [8] * 5) == "pass"
+    assert status("every", [8, 40, 40, 40, 40]) == "fail"
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"quantifier": None}, "field 'quantifier'"),
+        ({"quantifier_words": None}, "field 'quantifier_words'"),
+        ({"quantifier": "most"}, "quantifier 'most' is not one of every, typical"),
+        ({"kind": "exact", "quantifier": "typical"}, "only an empirical entry has quantifier"),
+    ],
+)
+def test_an_empirical_entry_states_its_quantifier_and_only_it(tmp_path, changes, message):
+    with pytest.raises(RegistryError, match=message):
+        load_registry([_registry(tmp_path, {"demo.fig1.onset": _entry(**changes)})])
+
+
 def test_min_measured_is_the_entrys_and_a_whole_number(tmp_path):
     registry = load_registry([_registry(tmp_path, {"demo.fig1.onset": _entry(min_measured=5)})])
     (row,) = claims.evaluate(
@@ -236,6 +270,8 @@ def test_registry_quotes_are_the_papers_words():
             paper = claim.id.split(".")[0]
             for part in claim.quote.split("[...]"):
                 assert part.strip() in texts[paper], claim.id
+            if claim.kind == "empirical":
+                assert claim.quantifier_words in texts[paper], (claim.id, claim.quantifier_words)
 
 
 def test_ledger_of_no_rows():

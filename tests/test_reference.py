@@ -44,6 +44,8 @@ ENTRY = {
     "paper": "a value",
     "measure": "a measure",
     "criterion": ">= 0.5",
+    "quantifier": "typical",
+    "quantifier_words": "words",
     "why": "because",
 }
 

@@ -78,16 +78,19 @@ def diverged_runs(claim_id, runs, case="") -> Measurement:
     return measured(claim_id, sum(diverged), case, detail=detail)
 
 
-def status_of(n_hold: int, n_measured: int, n_run: int, kind: str, min_measured: int) -> str:
+def status_of(
+    n_hold: int, n_measured: int, n_run: int, kind: str, min_measured: int, quantifier=None
+) -> str:
     """inconclusive when too few seeds were measured to read a verdict: for an empirical claim
     fewer than `min_measured`, capped at the seeds run (`n_run`), for an exact statement or a
     check none. Otherwise, over the measured seeds: pass when the criterion holds in every one
-    (in >= 80% of them from 5 on), fail when in at most 20%, mixed between."""
+    (for a `typical` claim, in >= 80% of them from 5 on), fail when in at most 20%, mixed
+    between."""
     needed = min(min_measured, n_run) if kind == "empirical" else 1
     if n_measured < max(needed, 1):
         return "inconclusive"
     share = n_hold / n_measured
-    if share == 1 or (n_measured >= 5 and share >= 0.8):
+    if share == 1 or (quantifier == "typical" and n_measured >= 5 and share >= 0.8):
         return "pass"
     return "fail" if share <= 0.2 else "mixed"
 
@@ -121,7 +124,9 @@ def row(claim: Claim, m: Measurement) -> dict:
         "n_seeds": len(m.values),
         "n_hold": sum(holds),
         "n_excluded": len(m.values) - n_measured,
-        "status": status_of(sum(holds), n_measured, len(m.values), claim.kind, claim.min_measured),
+        "status": status_of(
+            sum(holds), n_measured, len(m.values), claim.kind, claim.min_measured, claim.quantifier
+        ),
         "values": json.dumps([float(v) if finite(v) else None for v in m.values]),
         "ref": m.ref,
     }

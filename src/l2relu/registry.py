@@ -31,6 +31,16 @@ ENTRY_FIELDS = {
 }
 # an empirical row with fewer measured seeds than this (capped at the seeds run) is inconclusive
 MIN_MEASURED = 3
+# how many of the measured seeds an empirical claim needs, by what the paper's words quantify:
+#   every    a statement of every run or every minimum: a measured seed that breaks it is a
+#            counter-example, so it passes only when every measured seed holds
+#   typical  what experiments typically show: from 5 measured seeds, 80% holding is a pass
+QUANTIFIERS = ("every", "typical")
+# an empirical entry's quantifier and the paper's words that decide it (verbatim, tested)
+EMPIRICAL_FIELDS = {
+    "quantifier": "every or typical: of how many runs the paper's words state the claim",
+    "quantifier_words": "the paper's words that decide the quantifier, verbatim",
+}
 OPTIONAL_FIELDS = {
     "format": "how values are printed, a str.format spec; default {:.4g}",
     "min_measured": (
@@ -163,6 +173,8 @@ class Claim:
     format: str = "{:.4g}"
     reference_tol: float | None = None  # see OPTIONAL_FIELDS
     min_measured: int = MIN_MEASURED  # see OPTIONAL_FIELDS
+    quantifier: str | None = None  # every or typical, for an empirical claim (QUANTIFIERS)
+    quantifier_words: str = ""  # the paper's words that decide it
 
 
 def load_registry(paths) -> dict[str, Claim]:
@@ -189,7 +201,7 @@ def _entry(claim_id, entry, paper, where) -> Claim:
         raise RegistryError(f"{where}: an id is '{paper}.<figure>.<name>' (lower case, digits, _)")
     if not isinstance(entry, dict):
         raise RegistryError(f"{where}: expected a mapping with {', '.join(ENTRY_FIELDS)}")
-    unknown = set(entry) - set(ENTRY_FIELDS) - set(OPTIONAL_FIELDS)
+    unknown = set(entry) - set(ENTRY_FIELDS) - set(OPTIONAL_FIELDS) - set(EMPIRICAL_FIELDS)
     if unknown:
         raise RegistryError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
     for name, meaning in ENTRY_FIELDS.items():
@@ -216,6 +228,7 @@ def _entry(claim_id, entry, paper, where) -> Claim:
         raise RegistryError(
             f"{where}: reference_tol {tol!r} is not a share in (0, 1) (write 0.03 or 3.0e-2)"
         )
+    quantifier = _quantifier(entry, where)
     least = entry.get("min_measured", MIN_MEASURED)
     if not (isinstance(least, int) and not isinstance(least, bool) and least >= 1):
         raise RegistryError(f"{where}: min_measured {least!r} is not a whole number >= 1")
@@ -226,8 +239,28 @@ def _entry(claim_id, entry, paper, where) -> Claim:
         format=fmt,
         reference_tol=tol,
         min_measured=least,
+        quantifier=quantifier,
+        quantifier_words=" ".join(str(entry.get("quantifier_words", "")).split()),
         **fields,
     )
+
+
+def _quantifier(entry, where) -> str | None:
+    """An empirical entry states its quantifier and the words that decide it; others have none."""
+    if entry["kind"] != "empirical":
+        extra = sorted(set(EMPIRICAL_FIELDS) & set(entry))
+        if extra:
+            raise RegistryError(f"{where}: only an empirical entry has {', '.join(extra)}")
+        return None
+    for name, meaning in EMPIRICAL_FIELDS.items():
+        value = entry.get(name)
+        if not isinstance(value, str) or not value.strip():
+            raise RegistryError(f"{where}: field {name!r} ({meaning}) is missing or empty")
+    if entry["quantifier"] not in QUANTIFIERS:
+        raise RegistryError(
+            f"{where}: quantifier {entry['quantifier']!r} is not one of {', '.join(QUANTIFIERS)}"
+        )
+    return entry["quantifier"]
 
 
 def fmt(value, spec: str = "{:.4g}") -> str:

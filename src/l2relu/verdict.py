@@ -17,10 +17,11 @@ STATUS_WORDS = {
     "inconclusive": "inconclusive",
 }
 STATUS_RULE = (
-    "Over the seeds measured, a claim passes when its criterion holds in every one (from 5 "
-    "seeds on, in at least 80% of them), fails when it holds in at most 20%, and is mixed "
-    "otherwise; it is inconclusive when too few seeds could be measured to read (fewer than "
-    "3, or than the seeds run, for an empirical claim; none for an exact statement or check)."
+    "Over the seeds measured, a claim passes when its criterion holds in every one (for a "
+    "claim the paper states of typical runs, in at least 80% of 5 or more), fails when it "
+    "holds in at most 20%, and is mixed otherwise; it is inconclusive when too few seeds "
+    "could be measured to read (fewer than 3, or than the seeds run, for an empirical claim; "
+    "none for an exact statement or check)."
 )
 VERDICT_HEADER = [
     "paper",
