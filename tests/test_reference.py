@@ -249,6 +249,11 @@ def test_update_replaces_only_the_named_targets_rows_and_records_the_build(tmp_p
     saved = pd.read_csv(tmp_path / "ref/claims.csv")
     assert saved.columns.tolist() == rebuilt.columns.tolist()
     assert saved.n_excluded.isna().tolist() == [False, False, True]  # unknown in the old row
+    # ... and that unknown is no difference from a run that counts it
+    rebuilt_all = rebuilt.assign(n_excluded=0)
+    kept = pd.read_csv(tmp_path / "ref/claims.csv")
+    assert reference.differences(rebuilt_all.iloc[:2], kept.iloc[:2], 1e-3).empty
+    assert reference.differences(_ledger([BASE[2]]).assign(n_excluded=0), kept, 1e-3).empty
     assert saved.claim_id.tolist() == [b[0] for b in BASE]  # the order kept
     assert saved.reproduced_value.tolist() == ["0.9 [0.8, 1]", "0 (of 12)", "3.2"]
     provenance = yaml.safe_load(path.read_text())

@@ -152,3 +152,11 @@ def test_inconclusive_rows_are_counted_apart_and_show_their_exclusions():
     row = next(r for r in counts[1:] if r[0] == paper)
     assert row[counts[0].index("inconclusive")] == "1"
     assert not_passing[1][-1] == "inconclusive"
+
+
+def test_a_landing_page_where_every_row_passes_renders_without_an_empty_table():
+    ledger = DEFAULT[DEFAULT.status == "pass"]
+    docs = {t: f"{t.split('_')[0]} Fig. X: what" for t in ledger.target.unique()}
+    text = _visible_text(verdict.landing_rst(ledger, REGISTRY, docs))
+    assert "Claims not replicated (0) None: every row passes." in text
+    assert "ERROR" not in text and "Insufficient data" not in text

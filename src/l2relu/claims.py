@@ -109,7 +109,11 @@ def _summary(values, spec) -> str:
 
 def row(claim: Claim, m: Measurement) -> dict:
     holds = [claim.criterion.holds(v, m.ref) for v in m.values]
-    n_measured = sum(finite(v) for v in m.values)
+    # an empirical seed without a finite value was not measured (left out, or not measurable);
+    # an exact statement's or a check's every value counts once one is finite: a NaN there is a
+    # failure of the statement or the pipeline, not a missing seed
+    n_finite = sum(finite(v) for v in m.values)
+    n_measured = n_finite if claim.kind == "empirical" or not n_finite else len(m.values)
     shown = _summary(m.values, claim.format)
     if m.detail:
         shown = f"{shown} ({m.detail})"

@@ -97,8 +97,8 @@ def differences(
             out.append(base | {"field": "row", "reference": theirs, "this_run": mine})
             continue
         for field in EXACT:
-            if f"{field}_ref" not in r:
-                continue
+            if f"{field}_ref" not in r or (field == "n_excluded" and pd.isna(r[f"{field}_ref"])):
+                continue  # a reference row written before the column: nothing to compare
             same = (
                 r[field] == r[f"{field}_ref"]
                 if field == "status"
@@ -254,7 +254,10 @@ def _shown(row: dict, side: str, width: int) -> str:
         return "—"
     value = str(row[f"reproduced_value{side}"])
     value = value if len(value) <= width else value[: width - 1] + "…"
-    held = f"{row[f'n_hold{side}']:.0f}/{row[f'n_seeds{side}']:.0f}"
+    excluded = row.get(f"n_excluded{side}")
+    excluded = 0 if excluded is None or pd.isna(excluded) else int(excluded)
+    held = f"{row[f'n_hold{side}']:.0f}/{row[f'n_seeds{side}'] - excluded:.0f}"
+    held += f", {excluded} excluded" if excluded else ""
     return _cell(f"{value} ({held}, {row[f'status{side}']})")
 
 

@@ -20,8 +20,8 @@ STATUS_RULE = (
     "Over the seeds measured, a claim passes when its criterion holds in every one (for a "
     "claim the paper states of typical runs, in at least 80% of 5 or more), fails when it "
     "holds in at most 20%, and is mixed otherwise; it is inconclusive when too few seeds "
-    "could be measured to read (fewer than 3, or than the seeds run, for an empirical claim; "
-    "none for an exact statement or check)."
+    "could be measured to read: for an empirical claim fewer than 3 (or, where fewer were "
+    "run, fewer than all), for an exact statement or a check none."
 )
 VERDICT_HEADER = [
     "paper",
@@ -165,8 +165,9 @@ def rst_escape(text) -> str:
 
 
 def rst_table(header: list[str], rows: list[list[str]], widths=None) -> list[str]:
-    """A list-table; the report's template reads captions and the landing page through Jinja,
-    so the generated text is kept raw."""
+    """A list-table (none where there are no rows: docutils refuses a header alone)."""
+    if not rows:
+        return []
     lines = [".. list-table::", "   :header-rows: 1"]
     if widths:
         lines.append(f"   :widths: {' '.join(map(str, widths))}")
@@ -227,6 +228,8 @@ def landing_rst(ledger: pd.DataFrame, registry: dict[str, Claim], docs: dict[str
     lines += [rst_escape(STATUS_RULE), ""]
     not_passing = ledger[ledger.status != "pass"]
     lines += _heading(f"Claims not replicated ({len(not_passing)})", "-")
+    if not len(not_passing):
+        lines += ["None: every row passes.", ""]
     lines += rst_table(
         ["claim id", "the paper's words", "claim", "reproduced", "criterion", "seeds", "status"],
         [
