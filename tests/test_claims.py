@@ -140,7 +140,7 @@ def test_status_over_seeds(tmp_path):
     assert status([8, 40, 40, 40, 40]) == ["fail", 5, 1]
     assert status([8, 8, 40, 40, 40]) == ["mixed", 5, 2]
     # a verdict is read over the measured seeds, and never from too few of them: an empirical
-    # row needs 3 (or every seed run, where fewer run), a check or exact statement one
+    # row needs 3 (or every seed run, where fewer run); a check or exact statement always reads
     assert status([8, 8, 8, 8, None]) == ["pass", 5, 4]
     assert status([8, 40, None, None, None]) == ["inconclusive", 5, 1]
     assert status([8, math.nan, 8]) == ["inconclusive", 3, 2]
@@ -154,8 +154,8 @@ def test_status_over_seeds(tmp_path):
             claims.measured("demo.fig1.no_divergence", None),
         ],
     )
-    assert rows.iloc[1][["status", "n_excluded"]].tolist() == ["inconclusive", 1]
-    # a NaN beside a finite value of a check is a failed measurement, not a missing seed
+    # a check's value it could not take fails: its measures write a failed count as NaN
+    assert rows.iloc[1][["status", "n_excluded"]].tolist() == ["fail", 0]
     rows = claims.evaluate(
         registry,
         [

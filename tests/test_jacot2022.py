@@ -331,7 +331,10 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
 
     every_seed = judged(ledger.fig1_claims(layers.assign(collapsed=True), runs, n_rays=3))
     every_seed = every_seed[every_seed.claim_id != "jacot2022.fig1.no_divergence"]
-    assert (every_seed.status == "fail").all()
+    # every network collapsed: nothing to measure is no verdict, and the collapse check fails
+    empirical = every_seed.kind == "empirical"
+    assert (every_seed[empirical].status == "inconclusive").all()
+    assert (every_seed[~empirical].status == "fail").all()
 
 
 def test_the_fig1_study_trains_fig1s_networks_in_the_span_of_the_inputs():

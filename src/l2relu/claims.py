@@ -82,10 +82,10 @@ def status_of(
     n_hold: int, n_measured: int, n_run: int, kind: str, min_measured: int, quantifier=None
 ) -> str:
     """inconclusive when too few seeds were measured to read a verdict: for an empirical claim
-    fewer than `min_measured`, capped at the seeds run (`n_run`), for an exact statement or a
-    check none. Otherwise, over the measured seeds: pass when the criterion holds in every one
-    (for a `typical` claim, in >= 80% of them from 5 on), fail when in at most 20%, mixed
-    between."""
+    fewer than `min_measured`, capped at the seeds run (`n_run`); an exact statement or a check
+    always reads (row() counts its every value). Otherwise, over the measured seeds: pass when
+    the criterion holds in every one (for a `typical` claim, in >= 80% of them from 5 on), fail
+    when in at most 20%, mixed between."""
     needed = min(min_measured, n_run) if kind == "empirical" else 1
     if n_measured < max(needed, 1):
         return "inconclusive"
@@ -110,10 +110,10 @@ def _summary(values, spec) -> str:
 def row(claim: Claim, m: Measurement) -> dict:
     holds = [claim.criterion.holds(v, m.ref) for v in m.values]
     # an empirical seed without a finite value was not measured (left out, or not measurable);
-    # an exact statement's or a check's every value counts once one is finite: a NaN there is a
-    # failure of the statement or the pipeline, not a missing seed
+    # an exact statement's or a check's every value counts: its measures write NaN for a
+    # construction or count that failed, a failure of the statement or the pipeline
     n_finite = sum(finite(v) for v in m.values)
-    n_measured = n_finite if claim.kind == "empirical" or not n_finite else len(m.values)
+    n_measured = n_finite if claim.kind == "empirical" else len(m.values)
     shown = _summary(m.values, claim.format)
     if m.detail:
         shown = f"{shown} ({m.detail})"

@@ -20,8 +20,8 @@ STATUS_RULE = (
     "Over the seeds measured, a claim passes when its criterion holds in every one (for a "
     "claim the paper states of typical runs, in at least 80% of 5 or more), fails when it "
     "holds in at most 20%, and is mixed otherwise; it is inconclusive when too few seeds "
-    "could be measured to read: for an empirical claim fewer than 3 (or, where fewer were "
-    "run, fewer than all), for an exact statement or a check none."
+    "could be measured to read, fewer than 3 (or, where fewer were run, fewer than all); an "
+    "exact statement or a check is never inconclusive: a value it could not measure fails."
 )
 VERDICT_HEADER = [
     "paper",
