@@ -1,3 +1,4 @@
+import datetime
 import json
 import math
 import os
@@ -53,6 +54,15 @@ def test_a_criterion_that_does_not_parse_is_refused(text):
         Criterion.parse(text)
 
 
+CREATED = {
+    "date": datetime.date(2026, 1, 1),
+    "change": "created",
+    "results_seen": False,
+    "why": "written from the words",
+    "state": "0",
+}
+
+
 def _entry(**changes):
     entry = {
         "target": "demo_fig1",
@@ -65,6 +75,7 @@ def _entry(**changes):
         "quantifier": "typical",
         "quantifier_words": "the loss plateaus",
         "why": "a log axis",
+        "history": [CREATED],
     }
     if changes.get("kind", "empirical") != "empirical" and "quantifier" not in changes:
         entry = {k: v for k, v in entry.items() if not k.startswith("quantifier")}

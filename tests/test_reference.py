@@ -1,5 +1,6 @@
 """compare_reference's reading of two ledgers, and the saved provenance."""
 
+import datetime
 import json
 
 import pandas as pd
@@ -47,6 +48,15 @@ ENTRY = {
     "quantifier": "typical",
     "quantifier_words": "words",
     "why": "because",
+    "history": [
+        {
+            "date": datetime.date(2026, 1, 1),
+            "change": "created",
+            "results_seen": False,
+            "why": "written from the words",
+            "state": "0",
+        }
+    ],
 }
 
 

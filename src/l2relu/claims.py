@@ -1,7 +1,7 @@
 """The replication ledger.
 
 What each paper states, and how a measurement is judged against it, is written in the claims
-registry (`workflow/claims/<paper>.yaml`, one entry per claim) before any number is measured.
+registry (`workflow/claims/<paper>.yaml`, one entry per claim, with the history of its changes).
 The ledger builders of each paper only measure: they return `Measurement`s keyed by a registry
 id, and `evaluate` turns them into ledger rows with the entry's criterion. Pass/fail thresholds
 live in the registry and nowhere else.

@@ -1,7 +1,7 @@
 """The claims registry: what each paper states and how a measurement is judged against it.
 
-One YAML file per paper, `workflow/claims/<paper>.yaml`, one entry per claim, written before any
-number is measured. Pass/fail thresholds live there and nowhere else. Reading it needs only yaml
+One YAML file per paper, `workflow/claims/<paper>.yaml`, one entry per claim with the history of
+its changes. Pass/fail thresholds live there and nowhere else. Reading it needs only yaml
 and re, so the workflow checks it at start-up, before any job runs.
 
 Kinds of claims:
@@ -11,6 +11,9 @@ Kinds of claims:
   check      a sanity or pipeline invariant (no divergence, counts that hold by definition)
 """
 
+import datetime
+import hashlib
+import json
 import math
 import re
 from dataclasses import dataclass
@@ -28,6 +31,7 @@ ENTRY_FIELDS = {
     "measure": "what is computed, in one line",
     "criterion": "when the measured value agrees with the paper",
     "why": "why that criterion follows from the words",
+    "history": "how the entry came to read as it does: a list of changes, the first 'created'",
 }
 # an empirical row with fewer measured seeds than this (capped at the seeds run) is inconclusive
 MIN_MEASURED = 3
@@ -53,6 +57,35 @@ OPTIONAL_FIELDS = {
         "the config's reference_rel_tol"
     ),
 }
+# An entry's history: one item per change, oldest first. What a verdict depends on (STATE_FIELDS)
+# is hashed, and the last item records that hash, so that a change without an item is seen
+# (tests/test_claims_history.py).
+CHANGES = (
+    "created",
+    "kind",
+    "quote",
+    "measure",
+    "criterion",
+    "quantifier",
+    "min_measured",
+    "exclusion",
+    "preconditions",
+    "readings",
+)
+HISTORY_FIELDS = {
+    "date": "when, YYYY-MM-DD",
+    "change": "what changed: " + ", ".join(CHANGES),
+    "results_seen": "true when the change was made with measured values of the entry known",
+    "why": "why it changed",
+}
+OPTIONAL_HISTORY_FIELDS = {
+    "commit": "the commit that made it, where the item was written after it",
+    "old": "what the changed field read before",
+    "new": "what it reads after",
+    "state": "the entry's state hash after the change (entry_state); the last item has it",
+}
+STATE_FIELDS = ("kind", "quote", "measure", "criterion", "quantifier", "min_measured")
+
 # A value this many times inside a one-sided bar (|v| <= |B| / FAR_INSIDE where 0 passes,
 # |v| >= FAR_INSIDE |B| where it does not) says the same whatever its digits: two builds whose
 # values both lie there agree (compare_reference).
@@ -175,6 +208,21 @@ class Claim:
     min_measured: int = MIN_MEASURED  # see OPTIONAL_FIELDS
     quantifier: str | None = None  # every or typical, for an empirical claim (QUANTIFIERS)
     quantifier_words: str = ""  # the paper's words that decide it
+    history: tuple = ()  # the changes, oldest first, as dicts of HISTORY_FIELDS
+
+    @property
+    def recorded_state(self) -> str:
+        """The state hash the last history item records."""
+        return self.history[-1]["state"] if self.history else ""
+
+
+def entry_state(claim: Claim) -> str:
+    """A hash of what a verdict depends on (STATE_FIELDS), to tell a change from none."""
+    values = {
+        name: getattr(claim, name).text if name == "criterion" else getattr(claim, name)
+        for name in STATE_FIELDS
+    }
+    return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:12]
 
 
 def load_registry(paths) -> dict[str, Claim]:
@@ -206,6 +254,8 @@ def _entry(claim_id, entry, paper, where) -> Claim:
         raise RegistryError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
     for name, meaning in ENTRY_FIELDS.items():
         value = entry.get(name)
+        if name == "history":
+            continue
         if not isinstance(value, str) or not value.strip():
             raise RegistryError(f"{where}: field {name!r} ({meaning}) is missing or empty")
     if entry["kind"] not in KINDS:
@@ -232,7 +282,10 @@ def _entry(claim_id, entry, paper, where) -> Claim:
     least = entry.get("min_measured", MIN_MEASURED)
     if not (isinstance(least, int) and not isinstance(least, bool) and least >= 1):
         raise RegistryError(f"{where}: min_measured {least!r} is not a whole number >= 1")
-    fields = {k: " ".join(entry[k].split()) for k in ENTRY_FIELDS if k != "criterion"}
+    history = _history(entry.get("history"), where)
+    fields = {
+        k: " ".join(entry[k].split()) for k in ENTRY_FIELDS if k not in ("criterion", "history")
+    }
     return Claim(
         id=claim_id,
         criterion=criterion,
@@ -241,8 +294,57 @@ def _entry(claim_id, entry, paper, where) -> Claim:
         min_measured=least,
         quantifier=quantifier,
         quantifier_words=" ".join(str(entry.get("quantifier_words", "")).split()),
+        history=history,
         **fields,
     )
+
+
+def _history(items, where) -> tuple:
+    """The entry's changes, checked: a list whose first item is 'created', each item with the
+    known fields, and a state hash on the last."""
+    if not isinstance(items, list) or not items:
+        raise RegistryError(f"{where}: field 'history' ({ENTRY_FIELDS['history']}) is missing")
+    checked = []
+    for n, item in enumerate(items, 1):
+        at = f"{where}, history item {n}"
+        if not isinstance(item, dict):
+            raise RegistryError(f"{at}: expected a mapping with {', '.join(HISTORY_FIELDS)}")
+        unknown = set(item) - set(HISTORY_FIELDS) - set(OPTIONAL_HISTORY_FIELDS)
+        missing = set(HISTORY_FIELDS) - set(item)
+        if unknown or missing:
+            raise RegistryError(
+                f"{at}: "
+                + "; ".join(
+                    f"{what} field(s) {', '.join(sorted(names))}"
+                    for what, names in (("unknown", unknown), ("missing", missing))
+                    if names
+                )
+            )
+        if not isinstance(item["date"], datetime.date):
+            raise RegistryError(f"{at}: date {item['date']!r} is not YYYY-MM-DD")
+        if item["change"] not in CHANGES:
+            raise RegistryError(
+                f"{at}: change {item['change']!r} is not one of {', '.join(CHANGES)}"
+            )
+        if (n == 1) != (item["change"] == "created"):
+            raise RegistryError(f"{at}: the first item, and only it, is 'created'")
+        if n > 1 and not {"old", "new"} <= set(item):
+            raise RegistryError(f"{at}: a change says what the field read before and after")
+        if not isinstance(item["results_seen"], bool):
+            raise RegistryError(f"{at}: results_seen is true or false")
+        if not str(item["why"]).strip():
+            raise RegistryError(f"{at}: 'why' is empty")
+        checked.append(
+            {
+                k: v if k in ("date", "results_seen") else " ".join(str(v).split())
+                for k, v in item.items()
+            }
+        )
+    if any(not isinstance(item.get("state", ""), str) for item in items):
+        raise RegistryError(f"{where}: a history 'state' is a quoted string ('0a1b2c3d4e5f')")
+    if "state" not in checked[-1]:
+        raise RegistryError(f"{where}: the last history item records the entry's 'state'")
+    return tuple(checked)
 
 
 def _quantifier(entry, where) -> str | None:
