@@ -75,8 +75,8 @@ def workflow_copy(tmp_path):
 
 def judged(measurements, every_entry=True):
     """Ledger rows of `measurements`, judged by the repository's claims registry, indexed by
-    claim id (and case, where a claim has several). every_entry=False judges a part of a
-    target's claims."""
+    claim id (and case, where a claim has several; and reading, after the primary's).
+    every_entry=False judges a part of a target's claims."""
     from l2relu import claims
     from l2relu.registry import load_registry
 
@@ -85,5 +85,10 @@ def judged(measurements, every_entry=True):
     if not every_entry:
         registry = {m.claim_id: registry[m.claim_id] for m in measurements}
     rows = claims.evaluate(registry, measurements)
-    rows.index = [f"{m.claim_id}|{m.case}" if m.case else m.claim_id for m in measurements]
+    keys = []
+    for r in rows.itertuples():
+        case = r.claim.removeprefix(registry[r.claim_id].measure).removeprefix(", ")
+        key = f"{r.claim_id}|{case}" if case else r.claim_id
+        keys.append(key if r.primary else f"{key}|{r.reading}")
+    rows.index = keys
     return rows

@@ -1,6 +1,7 @@
 """The registry's amendment log: every change to what a verdict depends on has a history item."""
 
 import datetime
+import re
 import shutil
 import subprocess
 
@@ -152,3 +153,15 @@ def test_every_item_is_dated_in_order_and_no_later_than_today():
         dates = [item["date"] for item in claim.history]
         assert dates == sorted(dates), claim.id
         assert dates[-1] <= datetime.date.today(), claim.id
+
+
+def test_a_withdrawn_entry_is_gone_from_the_registry_and_says_why():
+    text = (REPO / "docs/ledger.md").read_text()
+    table = text[text.index("**Withdrawn entries.**") :]
+    rows = [line.split("|")[1:-1] for line in table.splitlines() if line.startswith("| `")]
+    assert rows
+    registry = load_registry(REGISTRY_FILES)
+    for claim_id, when, state, why in (map(str.strip, r) for r in rows):
+        assert claim_id.strip("`") not in registry
+        assert re.match(r"\d{4}-\d{2}-\d{2}, results (seen|not seen)", when), when
+        assert re.fullmatch(r"`[0-9a-f]{12}`", state) and why

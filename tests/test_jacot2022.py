@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import REPO
 
 from l2relu.jacot2022 import theory
 from l2relu.plateau import (
@@ -10,6 +11,12 @@ from l2relu.plateau import (
     plateau_onset_on_log_scale,
     with_running_best,
 )
+from l2relu.registry import load_registry
+
+# the rays entries' readings (Fig. 1 and its study share them)
+RAYS = load_registry([REPO / "workflow/claims/jacot2022.yaml"])[
+    "jacot2022.fig1.neurons_along_rays"
+].reading_names
 
 
 def test_bipartite_incidence_has_n2_over_4_edges_and_no_triangle():
@@ -306,15 +313,18 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
         [
             {"seed": s, "layer": layer, "collapsed": s == 1, "active_neurons": 0 if s == 1 else 20}
             | {"silhouette": 0.8, "mass_on_ray": 1.0, "balance": 1.0 if s == 1 else 0.01}
+            | {f"mass_on_ray: {r}": 1.0 for r in RAYS}
             | {"balance_radial": 1.0 if s == 1 else 1e-4}
             for s in range(3)
             for layer in (1, 2)
         ]
     )
     runs = pd.DataFrame({"seed": range(3), "diverged": False, "diverged_step": -1})
-    rows = judged(ledger.fig1_claims(layers, runs, n_rays=3)).set_index("claim_id", drop=False)
+    rows = judged(ledger.fig1_claims(layers, runs, 3, RAYS)).set_index("claim_id", drop=False)
     assert rows.loc["jacot2022.fig1.no_collapse", "status"] == "fail"  # 1 of 3: seen
     rows = rows[rows.claim_id.str.contains(r"\.fig1\.(?:inputs|neurons|forces|radial)")]
+    assert (rows[~rows.primary].reading.isin(RAYS[1:])).all()  # rays under every reading
+    rows = rows[rows.primary]
     assert len(rows) == 8 and (rows.status == "pass").all()
     assert rows.reproduced_value.str.contains("1 of 3 collapsed, left out").all()
     assert (rows[rows.kind == "empirical"].n_seeds == 2).all()
@@ -322,14 +332,16 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
 
     # a live network with a layer of 3 active neurons: that layer's rays are left out, counted
     few = layers.assign(collapsed=False, balance=0.01, balance_radial=1e-4)
-    few.loc[(few.seed == 1) & (few.layer == 2), ["active_neurons", "mass_on_ray"]] = (3, np.nan)
-    rows = judged(ledger.fig1_claims(few, runs, n_rays=3))
-    rays = rows[rows.claim_id == "jacot2022.fig1.neurons_along_rays"].set_index("claim")
+    shares = ["mass_on_ray", *(f"mass_on_ray: {r}" for r in RAYS)]
+    few.loc[(few.seed == 1) & (few.layer == 2), ["active_neurons", *shares]] = 3, *[np.nan] * 5
+    rows = judged(ledger.fig1_claims(few, runs, 3, RAYS))
+    rays = rows[(rows.claim_id == "jacot2022.fig1.neurons_along_rays") & rows.primary]
+    rays = rays.set_index("claim")
     z2 = rays.loc[rays.index.str.endswith("Z2")].iloc[0]
     assert z2.n_seeds == 2 and "1 of 3 with 3 or fewer active neurons" in z2.reproduced_value
     assert (rows[rows.claim_id == "jacot2022.fig1.no_collapse"].status == "pass").all()
 
-    every_seed = judged(ledger.fig1_claims(layers.assign(collapsed=True), runs, n_rays=3))
+    every_seed = judged(ledger.fig1_claims(layers.assign(collapsed=True), runs, 3, RAYS))
     every_seed = every_seed[every_seed.claim_id != "jacot2022.fig1.no_divergence"]
     # every network collapsed: nothing to measure is no verdict, and the collapse check fails
     empirical = every_seed.kind == "empirical"
@@ -380,7 +392,8 @@ def test_the_fig1_study_scores_rays_and_the_neurons_the_relu_never_cuts():
     rng = np.random.default_rng(0)
     rays = rng.uniform(0.1, 1, size=(3, 42))  # positive on every input: never cut
     on_rays = rng.uniform(0.5, 2, size=(12, 1)) * rays[np.arange(12) % 3]
-    scores = fig1_study.layer_scores(on_rays, n_rays=3, ray_angle_deg=5)
+    scores = fig1_study.layer_scores(on_rays, n_rays=3, ray_angles={"5 deg": 5, "2 deg": 2})
+    assert scores["mass_on_ray: 2 deg"] == pytest.approx(1)
     assert scores["mass_on_ray"] == pytest.approx(1)
     assert scores["mass_on_ray_plane"] == pytest.approx(1)
     assert scores["always_active_neurons"] == scores["active_neurons"] == 12
@@ -389,7 +402,7 @@ def test_the_fig1_study_scores_rays_and_the_neurons_the_relu_never_cuts():
     cut = on_rays.copy()
     cut[:6, :10] *= -1
     dead = np.vstack([cut, -np.ones((4, 42))])
-    scores = fig1_study.layer_scores(dead, n_rays=3, ray_angle_deg=5)
+    scores = fig1_study.layer_scores(dead, n_rays=3, ray_angles={"5 deg": 5})
     assert scores["active_neurons"] == 12 and scores["always_active_neurons"] == 6
     assert 0 < scores["always_active_mass"] < 1
 
@@ -401,20 +414,22 @@ def test_the_fig1_study_reads_no_rays_in_a_layer_of_too_few_neurons():
 
     rng = np.random.default_rng(2)
     few = np.vstack([rng.standard_normal((3, 42)) + 3, -np.ones((47, 42))])
-    scores = fig1_study.layer_scores(few, n_rays=3, ray_angle_deg=5)
+    scores = fig1_study.layer_scores(few, n_rays=3, ray_angles={"5 deg": 5})
     assert scores["active_neurons"] == 3
     assert np.isnan(scores["mass_on_ray"]) and np.isnan(scores["mass_on_ray_plane"])
-    assert not np.isnan(fig1_study.layer_scores(few[:1].repeat(4, 0), 3, 5)["mass_on_ray"])
+    assert not np.isnan(fig1_study.layer_scores(few[:1].repeat(4, 0), 3, {"5": 5})["mass_on_ray"])
     rows = pd.DataFrame(
         [
             {"inputs": "raw", "lam": 0.01, "seed": s, "layer": layer, "collapsed": False}
             | {"active_neurons": 14, "always_active_neurons": 7, "always_active_mass": 0.5}
-            | {"mass_on_ray": np.nan if s == 0 else 1.0, "mass_on_ray_plane": 1.0}
+            | {f"mass_on_ray: {r}": np.nan if s == 0 else 1.0 for r in RAYS}
+            | {f"mass_on_ray_plane: {r}": 1.0 for r in RAYS}
             for s in range(4)
             for layer in (1, 2)
         ]
     )
-    (z1,) = [m for m in ledger.fig1_study_claims(rows, n_rays=3) if m.claim_id.endswith("z1_rays")]
+    measurements = ledger.fig1_study_claims(rows, 3, RAYS)
+    (z1,) = [m for m in measurements if m.claim_id.endswith("z1_rays") and m.reading == RAYS[0]]
     assert z1.values == [1.0, 1.0, 1.0]
     assert "1 of 4 with 3 or fewer active neurons" in z1.detail
 
@@ -431,5 +446,5 @@ def test_the_fig1_study_calls_a_constant_network_collapsed():
     }
     arrays |= {f"b{i}": np.zeros((2, n)) for i, n in ((1, 8), (2, 8), (3, 3))}
     arrays["w3"][1] = 0  # network 1: the outputs are the bias, on every input
-    table = fig1_study.scores(arrays, np.abs(rng.standard_normal((5, 20))), 3, 5)
+    table = fig1_study.scores(arrays, np.abs(rng.standard_normal((5, 20))), 3, {"5 deg": 5})
     assert table.groupby("network").collapsed.first().tolist() == [False, True]

@@ -3,10 +3,11 @@
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import judged
+from conftest import REPO, judged
 
 from l2relu.jacot2023 import autoencoders, classes, krr, ledger, rank, regression
 from l2relu.jacot2023.data import LatentTask, curve_points, curve_polyline, s_classes
+from l2relu.registry import load_registry
 
 TASK = LatentTask(latent=6, d_in=8, d_out=7, true_rank=2, width=20, seed=3)
 
@@ -81,7 +82,7 @@ def _bottleneck_net(k=2, d=6, width=10, depth=5, seed=0):
 def test_a_built_bottleneck_is_measured_and_its_identity_layers_cost_no_nonlinearity():
     weights, biases = _bottleneck_net()
     x = np.random.default_rng(2).normal(size=(6, 40))
-    layer, smallest = regression.bottleneck_rank(weights, biases, x, rel_tol=1e-6)
+    layer, smallest = regression.bottleneck_rank(weights, biases, x, rule="threshold", rel_tol=1e-6)
     assert smallest == 2 and layer == 2
     spectra = rank.representation_spectra(weights, biases, x, n_values=10)
     for row in spectra[2:-1]:  # all pre-activations there are >= 0
@@ -137,13 +138,18 @@ def test_curve_points_lie_on_the_curve():
     assert 0.5 < spread < 2.0  # scaled to unit RMS (on 10,000 reference points)
 
 
+RANK_READINGS = load_registry([REPO / "workflow/claims/jacot2023.yaml"])[
+    "jacot2023.fig1.middle_layers_rank"
+].every_reading
+
+
 def _fig1_layers(ranks, impacts, seed=0):
     depth = len(ranks)
     return pd.DataFrame(
         {
             "seed": seed,
             "layer": np.arange(1, depth + 1),
-            "gap_rank": ranks,
+            **{f"rank: {r.name}": ranks for r in RANK_READINGS},
             "nonlinearity_impact": impacts,
             "middle": [layer in regression.middle_layers(depth) for layer in range(1, depth + 1)],
         }
@@ -175,7 +181,8 @@ def test_fig1_ledger_judges_rank_impact_and_norm_per_seed():
             _fig1_layers(bad_ranks, bad_impacts, 2),
         ]
     )
-    rows = judged(ledger.fig1_claims(layers, _fig1_runs([0, 1, 2]), 4))
+    rows = judged(ledger.fig1_claims(layers, _fig1_runs([0, 1, 2]), 4, RANK_READINGS))
+    rows = rows[rows.primary]
     status = dict(zip(rows.claim_id.str.split(".").str[-1], rows.status, strict=True))
     assert status == {
         "fits_data": "pass",
@@ -185,7 +192,7 @@ def test_fig1_ledger_judges_rank_impact_and_norm_per_seed():
         "no_divergence": "pass",
     }
     # the paper's ~6 within 50%: a norm of 10 is too far
-    rows = judged(ledger.fig1_claims(layers, _fig1_runs([0, 1, 2], norm=10.0), 4))
+    rows = judged(ledger.fig1_claims(layers, _fig1_runs([0, 1, 2], norm=10.0), 4, RANK_READINGS))
     assert rows.status[rows.claim_id == "jacot2023.fig1.norm_per_layer"].item() == "fail"
 
 
@@ -204,3 +211,16 @@ def test_fig2_ledger_wants_tripoints_shallow_and_none_deep():
     rows = judged(ledger.fig2_claims(summary, shallow=2, deep=9))
     assert rows.status.tolist() == ["pass", "fail", "pass", "fail", "fail"]
     assert rows.reproduced_value.iloc[-1] == "1 (of 4; at step 40)"
+
+
+def test_each_rank_reading_reads_its_own_rank():
+    # four directions, a fifth at 5e-3, the rest float rounding of a deep product (1e-9 .. 1e-12)
+    s = np.array([1.0, 0.8, 0.6, 0.5, 5e-3, 1e-9, 1e-10, 1e-11, 1e-12, 1e-12, 1e-12])
+    assert rank.read_rank(s, "gap", n_values=10) == 5  # 1e-9 / 1e-10 < 5e-3 / 1e-9
+    assert rank.read_rank(s, "gap_above_floor") == 5  # 5e-3 over the floor 1e-6 beats 0.5 / 5e-3
+    exact = np.array([1.0, 0.3, 0.2, 0.1, 1e-16, 1e-17])  # rank 4 and rounding
+    assert rank.read_rank(exact, "gap_above_floor") == 4  # the drop to the floor is a gap
+    assert rank.read_rank(s, "threshold", rel_tol=1e-2) == 4
+    assert rank.read_rank(s, "threshold", rel_tol=1e-3) == 5
+    with pytest.raises(ValueError, match="rank rule"):
+        rank.read_rank(s, "elbow")

@@ -5,15 +5,16 @@ passed here would hold for every output and prove nothing."""
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import judged
+from conftest import REPO, judged
 
 from l2relu import measures
 from l2relu.claims import measured
+from l2relu.registry import load_registry
 
 
 def _status(measurements, claim_id, case=None):
     rows = judged(measurements, every_entry=False)
-    rows = rows[rows.claim_id == claim_id]
+    rows = rows[(rows.claim_id == claim_id) & rows.primary]
     if case is not None:
         rows = rows[rows.claim.str.endswith(case)]
     return rows.status.tolist()
@@ -36,9 +37,14 @@ def test_an_untrained_jacot2022_network_has_no_rays_no_clusters_and_no_balance()
     rng = np.random.default_rng(0)
     data = {"x_train": rng.uniform(size=(42, 20)), "y_train": rng.integers(0, 3, 42)}
     arrays = _random_network((20, 50, 50, 3), rng)
-    layers = fig1.analyze(arrays, data, 3, fig1.ForcesConfig(eps=1e-6, ray_angle_deg=5))["layers"]
+    readings = _readings(ledger.RAYS)
+    angles = {r.name: r.parameters["angle_deg"] for r in readings}
+    cfg = fig1.ForcesConfig(eps=1e-6, ray_angle_deg=5)
+    layers = fig1.analyze(arrays, data, 3, cfg, ray_angles=angles)["layers"]
     runs = pd.DataFrame({"seed": [0], "diverged": [False], "diverged_step": [-1]})
-    rows = judged(ledger.fig1_claims(layers.assign(seed=0), runs, n_rays=3))
+    rows = judged(ledger.fig1_claims(layers.assign(seed=0), runs, 3, list(angles)))
+    assert set(rows.status[rows.claim_id == ledger.RAYS]) == {"fail"}  # under every reading
+    rows = rows[rows.primary]
     status = rows.set_index(rows.claim_id + "|" + rows.claim.str[-2:]).status
     for layer in ("Z1", "Z2"):
         assert status[f"jacot2022.fig1.neurons_along_rays|{layer}"] == "fail"
@@ -69,7 +75,7 @@ def test_a_loss_that_keeps_falling_has_no_plateau_and_a_rise_of_every_trial_fail
             for w, o in zip(widths, curve, strict=True)
         ]
     ).assign(diverged=False, diverged_step=-1)
-    ms = ledger.fig2_claims(runs, onset_drop_fraction=0.1)
+    ms = ledger.fig2_claims(runs, _readings(ledger.ONSET_FIG2))
     onset, monotone = "jacot2022.fig2.plateau_onset", "jacot2022.fig2.train_loss_nonincreasing"
     assert _status(ms, onset, "falling, lambda = 0.001") == ["fail"]
     assert _status(ms, monotone, "falling, lambda = 0.001") == ["pass"]
@@ -78,7 +84,7 @@ def test_a_loss_that_keeps_falling_has_no_plateau_and_a_rise_of_every_trial_fail
 
 
 def test_plateau_onsets_of_props_14_15_fail_when_the_loss_plateaus_elsewhere():
-    from l2relu.jacot2022 import ledger, theory
+    from l2relu.jacot2022 import ledger
 
     def onsets(setting, n, onset):
         widths = np.arange(1, 4 * n + 2)
@@ -92,21 +98,23 @@ def test_plateau_onsets_of_props_14_15_fail_when_the_loss_plateaus_elsewhere():
             }
         )
 
-    losses = pd.concat([onsets("bipartite", 6, 30), onsets("onehot", 6, 5), onsets("oned", 2, 12)])
-    table = theory.onsets(losses, 0.003)
-    table["expected"] = [
-        theory.expected_onset(s, n, 3) for s, n in zip(table.setting, table.N, strict=True)
-    ]
+    losses = pd.concat([onsets("bipartite", 6, 5), onsets("onehot", 6, 5), onsets("oned", 2, 12)])
+    registry = load_registry(sorted((REPO / "workflow/claims").glob("*.yaml")))
+    readings, table = ledger.onset_readings(losses, registry, 3)
     ms = ledger.theory_claims(
-        *_no_constructions(), table, table[table.setting == "bipartite"], 1e-3
+        *_no_constructions(), readings, table[table.setting == "bipartite"], 1e-3
     )
     for claim_id in (
-        "jacot2022.theory.prop14_bipartite_onset",  # 30 against N^2/4 = 9
+        "jacot2022.theory.prop14_bipartite_onset",  # 5 against >= N^2/4 = 9
         "jacot2022.theory.prop14_onehot_onset",  # 5 against 3 classes
         "jacot2022.theory.prop15_oned_onset",  # 12 against 4N = 8
         "jacot2022.theory.remark23_plateau_level",  # 0.01 / lambda = 10 against N^2 = 36
     ):
         assert _status(ms, claim_id) == ["fail"], claim_id
+
+
+def _readings(claim_id):
+    return load_registry(sorted((REPO / "workflow/claims").glob("*.yaml")))[claim_id].every_reading
 
 
 def _no_constructions():
@@ -127,7 +135,10 @@ def test_a_random_deep_network_has_no_low_rank_middle_and_a_large_nonlinearity_i
     rng = np.random.default_rng(1)
     arrays = {k: v[None] for k, v in _random_network((20, *[30] * 8, 20), rng).items()}
     x = rng.standard_normal((20, 200))
-    _, layers = regression.fig1_tables(arrays, x, n_values=10, rank_rel_tol=0.05)
+    readings = _readings(ledger.MIDDLE_RANK)
+    _, layers = regression.fig1_tables(
+        arrays, x, n_values=10, rank_rel_tol=0.05, rank_readings=readings
+    )
     runs = pd.DataFrame(
         {
             "seed": [0],
@@ -138,7 +149,9 @@ def test_a_random_deep_network_has_no_low_rank_middle_and_a_large_nonlinearity_i
             "diverged_step": [-1],
         }
     )
-    rows = judged(ledger.fig1_claims(layers.assign(seed=0), runs, true_rank=4))
+    rows = judged(ledger.fig1_claims(layers.assign(seed=0), runs, 4, readings))
+    assert set(rows.status[rows.claim_id == ledger.MIDDLE_RANK]) == {"fail"}  # every reading
+    rows = rows[rows.primary]
     status = dict(zip(rows.claim_id, rows.status, strict=True))
     assert status["jacot2023.fig1.middle_layers_rank"] == "fail"
     assert status["jacot2023.fig1.middle_nonlinearity_impact"] == "fail"
@@ -146,16 +159,35 @@ def test_a_random_deep_network_has_no_low_rank_middle_and_a_large_nonlinearity_i
     assert status["jacot2023.fig1.fits_data"] == "fail"
 
 
+def _jacobian_spectra(ranks: dict, rng) -> pd.DataFrame:
+    """Spectra rows (seed 0, 3 points) of 50 x 50 Jacobians of an exact rank per model."""
+    rows = []
+    for model, rank_of in ranks.items():
+        for point in range(3):
+            j = rng.standard_normal((50, rank_of)) @ rng.standard_normal((rank_of, 50))
+            s = np.linalg.svd(j, compute_uv=False)
+            rows += [
+                {"seed": 0, "model": model, "point": point, "index": i + 1, "ratio": v / s[0]}
+                for i, v in enumerate(s)
+            ]
+    return pd.DataFrame(rows)
+
+
 @pytest.mark.parametrize("rank_of_map", [2, 7])
-def test_the_gap_rank_reads_the_rank_of_an_exactly_low_rank_spectrum(rank_of_map):
+def test_a_network_jacobian_of_another_rank_fails_under_every_reading(rank_of_map):
+    """The ledger's own measure on Jacobians of exact rank 2 or 7 (k = 4); and a KRR Jacobian
+    of rank 3 does not overestimate k under any reading."""
+    from l2relu.jacot2023 import ledger
     from l2relu.jacot2023.rank import gap_rank
 
     rng = np.random.default_rng(rank_of_map)
-    a = rng.standard_normal((50, rank_of_map)) @ rng.standard_normal((rank_of_map, 80))
-    s = np.linalg.svd(a, compute_uv=False)[:10]
-    assert gap_rank(s) == rank_of_map
-    ms = [measured("jacot2023.krr.network_jacobian_rank", gap_rank(s), ref=4)]
-    assert _status(ms, "jacot2023.krr.network_jacobian_rank") == ["fail"]
+    spectra = _jacobian_spectra({"krr": 3, "network": rank_of_map}, rng)
+    point = spectra[(spectra.model == "network") & (spectra.point == 0)].ratio.to_numpy()
+    assert gap_rank(point[:10]) == rank_of_map
+    registry = load_registry(sorted((REPO / "workflow/claims").glob("*.yaml")))
+    rows = judged(ledger.krr_claims(spectra, 50, 50, 4, 1e-8, registry), every_entry=False)
+    assert set(rows.status[rows.claim_id == ledger.NETWORK_JACOBIAN_RANK]) == {"fail"}
+    assert set(rows.status[rows.claim_id == ledger.KRR_RANK]) == {"fail"}
 
 
 def test_a_depth_sweep_that_never_recovers_the_rank_fails_every_depth_claim():
@@ -164,6 +196,8 @@ def test_a_depth_sweep_that_never_recovers_the_rank_fails_every_depth_claim():
     sweep = pd.DataFrame(
         [
             {"n_train": n, "depth": d, "seed": s, "bottleneck_rank": 4 if d == 2 else 6}
+            | {"reading": r.name}
+            for r in _readings(ledger.DEPTH_RANK)
             for n in (100, 500)
             for d in (2, 4, 8)
             for s in range(3)
@@ -276,57 +310,28 @@ def test_chen2024_first_layer_rows_fail_for_a_map_that_truncates_nothing():
 def test_a_rank_deficient_kernel_jacobian_is_not_full_rank():
     from l2relu.jacot2023 import ledger
 
-    rng = np.random.default_rng(0)
-    rows = []
-    for model, rank_of in (("krr", 20), ("network", 4)):
-        for point in range(3):
-            j = rng.standard_normal((50, rank_of)) @ rng.standard_normal((rank_of, 50))
-            s = np.linalg.svd(j, compute_uv=False)
-            rows += [
-                {"seed": 0, "model": model, "point": point, "index": i + 1, "ratio": v / s[0]}
-                for i, v in enumerate(s)
-            ]
-    ms = ledger.krr_claims(pd.DataFrame(rows), 50, 50, 4, exact_rel_tol=1e-8, n_values=10)
+    spectra = _jacobian_spectra({"krr": 20, "network": 4}, np.random.default_rng(0))
+    registry = load_registry(sorted((REPO / "workflow/claims").glob("*.yaml")))
+    ms = ledger.krr_claims(spectra, 50, 50, 4, exact_rel_tol=1e-8, registry=registry)
     assert _status(ms, "jacot2023.krr.krr_jacobian_full_rank") == ["fail"]  # 20, not 50
     assert _status(ms, "jacot2023.krr.network_jacobian_rank") == ["pass"]  # exactly rank 4
+    # and under every reading: an exactly rank-4 spectrum reads 4 whichever way
+    rows = judged(ms, every_entry=False)
+    assert set(rows.status[rows.claim_id == ledger.NETWORK_JACOBIAN_RANK]) == {"pass"}
+    assert set(rows.status[rows.claim_id == ledger.KRR_RANK]) == {"pass"}  # 20 > 4
 
 
-def test_the_fig1_study_finds_no_rays_in_random_neurons_and_no_association_in_noise():
-    """Random neuron directions are not on rays (full space or the figure's plane); ray shares
-    drawn apart from the always-active shares carry no association; a share falling with the
-    always-active share does."""
-    from l2relu.jacot2022 import fig1_study, ledger
+def test_the_fig1_study_finds_no_rays_in_random_neurons():
+    """Random neuron directions are not on rays, in the full space or in the figure's plane."""
+    from l2relu.jacot2022 import fig1_study
 
     rng = np.random.default_rng(1)
     scores = [
-        fig1_study.layer_scores(rng.standard_normal((50, 42)), n_rays=3, ray_angle_deg=5)
+        fig1_study.layer_scores(rng.standard_normal((50, 42)), n_rays=3, ray_angles={"5": 5})
         for _ in range(3)
     ]
     for key in ("mass_on_ray", "mass_on_ray_plane"):
         assert max(s[key] for s in scores) < 0.5
-    always = rng.uniform(size=60)
-    networks = pd.DataFrame(
-        {
-            "inputs": "raw",
-            "lam": 0.01,
-            "seed": np.repeat(np.arange(20), 3),
-            "layer": 1,
-            "active_neurons": 14,
-            "always_active_neurons": 7,
-            "always_active_mass": always,
-            "mass_on_ray_plane": 0.5,
-            "collapsed": False,
-        }
-    )
-    cut = "jacot2022.fig1study.alignment_follows_cut"
-
-    def with_second_layer(first):  # the second layer does not enter the association
-        return pd.concat([first, first.assign(layer=2)], ignore_index=True)
-
-    noise = networks.assign(mass_on_ray=rng.uniform(size=60))
-    assert _status(ledger.fig1_study_claims(with_second_layer(noise), n_rays=3), cut) == ["fail"]
-    follows = networks.assign(mass_on_ray=1 - always + 0.05 * rng.standard_normal(60))
-    assert _status(ledger.fig1_study_claims(with_second_layer(follows), n_rays=3), cut) == ["pass"]
 
 
 def _relu_net(weights, biases):

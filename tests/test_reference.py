@@ -308,3 +308,22 @@ def test_the_side_by_side_table_shows_each_case_and_marks_changed_verdicts(tmp_p
         "| `paper.fig1.a` | case 1 | 0.6155 [0.1759, 1] (2/3, mixed) | \\|\\|W\\|\\| = 0.95 "
         "(3/3, pass) | **mixed → pass** |",
     ]
+
+
+def test_each_reading_is_its_own_row_and_a_changed_robustness_is_listed():
+    ref = _ledger(BASE).assign(reading=["5 deg", "", ""], robustness="robust")
+    other = ref.iloc[[0]].assign(reading="10 deg")
+    ref = pd.concat([ref, other], ignore_index=True)
+    assert reference.differences(ref, ref, 1e-3).empty
+    moved = ref.copy()
+    moved.loc[3, ["status", "n_hold"]] = "fail", 0  # the 10 deg reading alone
+    moved.loc[[0, 3], "robustness"] = "reading-dependent"
+    diff = reference.differences(moved, ref, 1e-3)
+    assert set(zip(diff.reading, diff.field, strict=True)) == {
+        ("10 deg", "status"),
+        ("10 deg", "n_hold"),
+        ("10 deg", "robustness"),
+        ("5 deg", "robustness"),
+    }
+    # a ledger written before readings: its rows are the entries' only readings ("")
+    assert reference.differences(_ledger(BASE), _ledger(BASE).assign(reading=""), 1e-3).empty

@@ -53,7 +53,8 @@ def test_claims_md_renders_every_not_passing_row_with_its_status():
     header, *rows = not_passing
     assert len(rows) == int((ledger.status != "pass").sum())
     assert all(len(r) == len(header) for r in rows)
-    assert [r[-1] for r in rows] == list(ledger.status[ledger.status != "pass"])
+    status = header.index("status")
+    assert [r[status] for r in rows] == list(ledger.status[ledger.status != "pass"])
     # the hostile cell reads as written, not as columns or emphasis
     assert rows[0][header.index("claim")] == ledger.loc[0, "claim"]
 
@@ -69,8 +70,9 @@ def test_every_paper_is_in_the_headline_even_without_empirical_claims():
     (counts, *_) = _markdown_tables(verdict.claims_markdown(DEFAULT))
     papers = [r[0] for r in counts[1:]]
     assert papers == list(dict.fromkeys(DEFAULT.target.str.split("_").str[0]))
-    chen = counts[papers.index("chen2024") + 1]
-    assert chen[1:5] == ["0", "0", "0", "0"] and chen[5].endswith(" of 12")
+    chen = dict(zip(counts[0], counts[papers.index("chen2024") + 1], strict=True))
+    assert [chen[h] for h in verdict.VERDICT_HEADER[1:6]] == ["0"] * 5
+    assert chen["exact statements holding"].endswith(" of 12")
 
 
 def _visible_text(rst, part="html_body"):
@@ -146,12 +148,12 @@ def test_inconclusive_rows_are_counted_apart_and_show_their_exclusions():
     assert (
         verdict.held(ledger.loc[first]) == f"1/{int(ledger.loc[first, 'n_seeds']) - 2}, 2 excluded"
     )
-    assert ", 1 inconclusive." in verdict.headline(ledger)
+    assert ", 1 inconclusive;" in verdict.headline(ledger)
     counts, not_passing = _markdown_tables(verdict.claims_markdown(ledger))
     paper = ledger.loc[first, "target"].split("_")[0]
     row = next(r for r in counts[1:] if r[0] == paper)
     assert row[counts[0].index("inconclusive")] == "1"
-    assert not_passing[1][-1] == "inconclusive"
+    assert not_passing[1][not_passing[0].index("status")] == "inconclusive"
 
 
 def test_a_landing_page_where_every_row_passes_renders_without_an_empty_table():
@@ -160,3 +162,22 @@ def test_a_landing_page_where_every_row_passes_renders_without_an_empty_table():
     text = _visible_text(verdict.landing_rst(ledger, REGISTRY, docs))
     assert "Claims not replicated (0) None: every row passes." in text
     assert "ERROR" not in text and "Insufficient data" not in text
+
+
+def test_the_headline_counts_primary_readings_and_lists_the_reading_dependent_claims():
+    ledger = DEFAULT.assign(reading="", primary="True", robustness="one reading")
+    first = ledger.index[(ledger.kind == "empirical") & (ledger.status == "pass")][0]
+    other = ledger.loc[[first]].assign(reading="looser", primary="False", status="fail")
+    ledger.loc[first, ["reading", "robustness"]] = "tighter", "reading-dependent"
+    other["robustness"] = "reading-dependent"
+    both = pd.concat([ledger, other], ignore_index=True)
+    # the extra reading's fail is counted nowhere; the claim is counted once, as dependent
+    assert verdict.verdict_counts(both) == [
+        [*row[:5], "1" if row[0] == verdict.paper_of(ledger.target[first]) else "0", *row[6:]]
+        for row in verdict.verdict_counts(ledger)
+    ]
+    assert "; 1 of them reading-dependent." in verdict.headline(both)
+    *_, dependent = _markdown_tables(verdict.claims_markdown(both))
+    header, *rows = dependent
+    assert [r[header.index("reading")] for r in rows] == ["tighter (primary)", "looser"]
+    assert [r[header.index("status")] for r in rows] == ["pass", "fail"]

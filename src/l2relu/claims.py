@@ -10,7 +10,7 @@ The kinds (empirical, exact, check) are explained in l2relu.registry.
 """
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from statistics import median
 
@@ -33,6 +33,12 @@ COLUMNS = [
     # verdict reads the others
     "n_excluded",
     "status",
+    # which way of measuring the row reads ('' where the entry has one), whether it is the
+    # entry's primary reading (the one the headline counts), and whether every reading of the
+    # claim and case gives one status (robust), or not (reading-dependent)
+    "reading",
+    "primary",
+    "robustness",
     # the numbers behind reproduced_value, for comparing two builds (compare_reference): one
     # per seed as JSON (null where nothing was measured), and the criterion's reference
     "values",
@@ -50,14 +56,24 @@ class Measurement:
     case: str = ""  # which case of the claim: "N = 6", "mnist, lambda = 1e-4"; "" when one
     ref: float | None = None  # the reference a criterion's 'ref' means (e.g. N^2/4)
     detail: str = ""  # printed after the value: "64/288", "L = 6, 9"
+    reading: str = ""  # which of the entry's readings; "" where it has one
 
 
-def measured(claim_id, values, case="", ref=None, detail="") -> Measurement:
+def measured(claim_id, values, case="", ref=None, detail="", reading="") -> Measurement:
     """`values`: one number, or one per seed."""
     if not isinstance(values, list | tuple):
         values = [values]
     values = [None if v is None else float(v) for v in values]
-    return Measurement(claim_id, values, case, None if ref is None else float(ref), detail)
+    ref = None if ref is None else float(ref)
+    return Measurement(claim_id, values, case, ref, detail, reading)
+
+
+def each_reading(claim: Claim, measure) -> list[Measurement]:
+    """`measure(**parameters)` (a list of Measurements) under every reading of `claim`, each
+    Measurement labelled with its reading."""
+    return [
+        replace(m, reading=r.name) for r in claim.every_reading for m in measure(**r.parameters)
+    ]
 
 
 def seed_of_claim(seeds, first_seed: int, per_seed: int):
@@ -108,7 +124,8 @@ def _summary(values, spec) -> str:
 
 
 def row(claim: Claim, m: Measurement) -> dict:
-    holds = [claim.criterion.holds(v, m.ref) for v in m.values]
+    criterion = claim.reading(m.reading).criterion
+    holds = [criterion.holds(v, m.ref) for v in m.values]
     # an empirical seed without a finite value was not measured (left out, or not measurable);
     # an exact statement's or a check's every value counts: its measures write NaN for a
     # construction or count that failed, a failure of the statement or the pipeline
@@ -124,16 +141,34 @@ def row(claim: Claim, m: Measurement) -> dict:
         "claim": claim.measure + (f", {m.case}" if m.case else ""),
         "paper_value": claim.paper,
         "reproduced_value": shown,
-        "tolerance": claim.criterion.describe(m.ref, claim.format),
+        "tolerance": criterion.describe(m.ref, claim.format),
         "n_seeds": len(m.values),
         "n_hold": sum(holds),
         "n_excluded": len(m.values) - n_measured,
         "status": status_of(
             sum(holds), n_measured, len(m.values), claim.kind, claim.min_measured, claim.quantifier
         ),
+        "reading": m.reading,
+        "primary": m.reading == claim.reading_names[0],
+        "robustness": "",  # robustness() fills it in once every reading's row is there
         "values": json.dumps([float(v) if finite(v) else None for v in m.values]),
         "ref": m.ref,
     }
+
+
+def robustness(rows: pd.DataFrame) -> pd.Series:
+    """Per row, over the rows of its claim and case (every reading): 'robust' when they give one
+    status, 'reading-dependent' when not, 'one reading' where the entry has no others."""
+    group = rows.groupby(["claim_id", "claim"], sort=False)
+    n_readings = group.reading.transform("size")
+    n_statuses = group.status.transform("nunique")
+    return pd.Series(
+        [
+            "one reading" if n == 1 else "robust" if k == 1 else "reading-dependent"
+            for n, k in zip(n_readings, n_statuses, strict=True)
+        ],
+        index=rows.index,
+    )
 
 
 def evaluate(registry: dict[str, Claim], measurements) -> pd.DataFrame:
@@ -154,6 +189,11 @@ def evaluate(registry: dict[str, Claim], measurements) -> pd.DataFrame:
                 f"{m.claim_id!r}: the criterion {claim.criterion.text!r} "
                 + ("uses a reference the measurement lacks" if m.ref is None else "has no 'ref'")
             )
+        if m.reading not in claim.reading_names:
+            raise RegistryError(
+                f"{m.claim_id!r}: measured under reading {m.reading!r}, "
+                f"which the entry lacks ({', '.join(claim.reading_names)})"
+            )
         rows.append(row(claim, m))
         seen.add(m.claim_id)
     targets = {r["target"] for r in rows}
@@ -163,7 +203,27 @@ def evaluate(registry: dict[str, Claim], measurements) -> pd.DataFrame:
     unmeasured = sorted(c.id for c in registry.values() if c.target == target and c.id not in seen)
     if unmeasured:
         raise RegistryError(f"{target}: registry entries without a row: {', '.join(unmeasured)}")
-    return table(rows)
+    frame = table(rows)
+    _every_reading_once(frame, registry)
+    # readings of one claim and case side by side, the primary first
+    pairs = zip(frame.claim_id, frame.reading, strict=True)
+    rank = [registry[c].reading_names.index(r) for c, r in pairs]
+    group = frame.groupby(["claim_id", "claim"], sort=False).ngroup()
+    frame = frame.assign(_g=group, _r=rank).sort_values(["_g", "_r"], kind="stable")
+    frame = frame.drop(columns=["_g", "_r"]).reset_index(drop=True)
+    frame["robustness"] = robustness(frame)
+    return frame
+
+
+def _every_reading_once(frame: pd.DataFrame, registry) -> None:
+    """Each claim and case is measured once under every reading of its entry."""
+    for (claim_id, claim), g in frame.groupby(["claim_id", "claim"], sort=False):
+        names = registry[claim_id].reading_names
+        if sorted(g.reading) != sorted(names):
+            raise RegistryError(
+                f"{claim_id!r} ({claim}): measured under readings {sorted(g.reading)}, "
+                f"the entry has {names}"
+            )
 
 
 def rows_from_registry(path, measurements) -> pd.DataFrame:
@@ -173,6 +233,14 @@ def rows_from_registry(path, measurements) -> pd.DataFrame:
 
 def table(rows: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def primary(ledger: pd.DataFrame) -> pd.DataFrame:
+    """The rows of each claim's primary reading: what the headline counts. A ledger written
+    before readings existed has only those."""
+    if "primary" not in ledger:
+        return ledger
+    return ledger[ledger.primary.astype(str).str.lower() == "true"]
 
 
 def ledger(frames: list[pd.DataFrame]) -> pd.DataFrame:

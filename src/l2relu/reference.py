@@ -24,11 +24,21 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-KEY = ["claim_id", "claim"]
+KEY = ["claim_id", "claim", "reading"]
 # the columns that carry a verdict, compared exactly; the values are compared per seed
-# (n_excluded only where both ledgers have it: those written before it lack the column)
-EXACT = ["n_hold", "n_seeds", "n_excluded", "status"]
-DIFFERENCE_COLUMNS = ["target", "claim_id", "claim", "field", "reference", "this_run"]
+# (n_excluded and robustness only where both ledgers have them: those written before lack them)
+EXACT = ["n_hold", "n_seeds", "n_excluded", "status", "robustness"]
+
+
+def _with_reading(ledger: pd.DataFrame) -> pd.DataFrame:
+    """A ledger's rows with their reading ("" where the entry has one, or the ledger was
+    written before readings: its rows are then the primary's)."""
+    if "reading" not in ledger:
+        return ledger.assign(reading="")
+    return ledger.assign(reading=ledger.reading.fillna(""))
+
+
+DIFFERENCE_COLUMNS = ["target", "claim_id", "claim", "reading", "field", "reference", "this_run"]
 
 
 def same_number(a, b, claim, rel_tol: float, refs=(None, None), far=True) -> bool:
@@ -84,6 +94,7 @@ def differences(
     the same claim and case, and every row only one of them has, over the targets `run` built (a
     reference may hold more targets than a run builds)."""
     registry = registry or {}
+    run, reference = _with_reading(run), _with_reading(reference)
     reference = reference[reference.target.isin(run.target)]
     merged = run.merge(reference, on=KEY, how="outer", suffixes=("", "_ref"), indicator=True)
     out = []
@@ -97,11 +108,11 @@ def differences(
             out.append(base | {"field": "row", "reference": theirs, "this_run": mine})
             continue
         for field in EXACT:
-            if f"{field}_ref" not in r or (field == "n_excluded" and pd.isna(r[f"{field}_ref"])):
+            if field not in r or f"{field}_ref" not in r or pd.isna(r[f"{field}_ref"]):
                 continue  # a reference row written before the column: nothing to compare
             same = (
                 r[field] == r[f"{field}_ref"]
-                if field == "status"
+                if field in ("status", "robustness")
                 else _same_count(r[field], r[f"{field}_ref"])
             )
             if not same:
@@ -282,9 +293,13 @@ def side_by_side(a: Path, b: Path, registry_paths, width: int = 48) -> str:
     from l2relu.registry import load_registry
 
     measures = {k: c.measure for k, c in load_registry([Path(p) for p in registry_paths]).items()}
-    left, right = (_with_case(pd.read_csv(d / "claims.csv"), measures) for d in (a, b))
+    left, right = (
+        _with_case(_with_reading(pd.read_csv(d / "claims.csv")), measures) for d in (a, b)
+    )
     left = left[left.target.isin(right.target)]
-    merged = left.merge(right, on=["claim_id", "case"], how="outer", suffixes=("_a", "_b"))
+    merged = left.merge(
+        right, on=["claim_id", "case", "reading"], how="outer", suffixes=("_a", "_b")
+    )
     merged["target"] = merged.target_b.fillna(merged.target_a)
     order = list(dict.fromkeys(right.target))
     merged = merged.assign(
@@ -304,8 +319,9 @@ def side_by_side(a: Path, b: Path, registry_paths, width: int = 48) -> str:
             change = f"only in {b.name if isinstance(after, str) else a.name}"
         else:
             change = f"**{before} → {after}**"
+        case = r["case"] + (f" [{r['reading']}]" if r["reading"] else "")
         lines.append(
-            f"| `{r['claim_id']}` | {_cell(r['case'])} | {_shown(r, '_a', width)} | "
+            f"| `{r['claim_id']}` | {_cell(case)} | {_shown(r, '_a', width)} | "
             f"{_shown(r, '_b', width)} | {change} |"
         )
     return "\n".join(lines)

@@ -51,6 +51,11 @@ OPTIONAL_FIELDS = {
         f"the fewest measured seeds an empirical row reads a verdict from (capped at the seeds "
         f"run); default {MIN_MEASURED}"
     ),
+    "readings": (
+        "where the words admit more than one way to measure: a list of readings, the primary "
+        "first, each a name, the measure's parameters, an optional criterion (default the "
+        "entry's) and why the words allow it; every reading is computed from the same runs"
+    ),
     "reference_tol": (
         "how far (a share of the larger) a value may move between two builds and still be the "
         "same result, for a value from training that moves with the BLAS kernels; default "
@@ -84,7 +89,8 @@ OPTIONAL_HISTORY_FIELDS = {
     "new": "what it reads after",
     "state": "the entry's state hash after the change (entry_state); the last item has it",
 }
-STATE_FIELDS = ("kind", "quote", "measure", "criterion", "quantifier", "min_measured")
+STATE_FIELDS = ("kind", "quote", "measure", "criterion", "quantifier", "min_measured", "readings")
+READING_FIELDS = {"name", "parameters", "criterion", "why"}
 
 # A value this many times inside a one-sided bar (|v| <= |B| / FAR_INSIDE where 0 passes,
 # |v| >= FAR_INSIDE |B| where it does not) says the same whatever its digits: two builds whose
@@ -209,6 +215,22 @@ class Claim:
     quantifier: str | None = None  # every or typical, for an empirical claim (QUANTIFIERS)
     quantifier_words: str = ""  # the paper's words that decide it
     history: tuple = ()  # the changes, oldest first, as dicts of HISTORY_FIELDS
+    readings: tuple = ()  # Readings, the primary first; () where the measure has one reading
+
+    @property
+    def every_reading(self) -> tuple:
+        """The readings, primary first; an entry without readings has one, named ""."""
+        return self.readings or (Reading("", {}, self.criterion, ""),)
+
+    def reading(self, name: str) -> "Reading":
+        for r in self.every_reading:
+            if r.name == name:
+                return r
+        raise RegistryError(f"{self.id!r} has no reading {name!r}")
+
+    @property
+    def reading_names(self) -> list[str]:
+        return [r.name for r in self.every_reading]
 
     @property
     def recorded_state(self) -> str:
@@ -216,12 +238,25 @@ class Claim:
         return self.history[-1]["state"] if self.history else ""
 
 
+@dataclass(frozen=True)
+class Reading:
+    """One fair way to measure an entry: the measure's parameters and the criterion it reads."""
+
+    name: str
+    parameters: dict
+    criterion: Criterion
+    why: str
+
+    def __hash__(self):
+        return hash((self.name, self.criterion.text))
+
+
 def entry_state(claim: Claim) -> str:
     """A hash of what a verdict depends on (STATE_FIELDS), to tell a change from none."""
-    values = {
-        name: getattr(claim, name).text if name == "criterion" else getattr(claim, name)
-        for name in STATE_FIELDS
-    }
+    values = {name: getattr(claim, name) for name in STATE_FIELDS if name != "readings"}
+    values["criterion"] = claim.criterion.text
+    if claim.readings:  # an entry without readings hashes as it did before they existed
+        values["readings"] = [[r.name, r.parameters, r.criterion.text] for r in claim.readings]
     return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:12]
 
 
@@ -283,6 +318,7 @@ def _entry(claim_id, entry, paper, where) -> Claim:
     if not (isinstance(least, int) and not isinstance(least, bool) and least >= 1):
         raise RegistryError(f"{where}: min_measured {least!r} is not a whole number >= 1")
     history = _history(entry.get("history"), where)
+    readings = _readings(entry.get("readings", []), criterion, where)
     fields = {
         k: " ".join(entry[k].split()) for k in ENTRY_FIELDS if k not in ("criterion", "history")
     }
@@ -295,8 +331,42 @@ def _entry(claim_id, entry, paper, where) -> Claim:
         quantifier=quantifier,
         quantifier_words=" ".join(str(entry.get("quantifier_words", "")).split()),
         history=history,
+        readings=readings,
         **fields,
     )
+
+
+def _readings(items, criterion, where) -> tuple:
+    """An entry's readings, checked: two or more (one is the entry itself), unique names,
+    parameters a mapping of names to numbers, a criterion that parses, a why."""
+    if items == []:
+        return ()
+    if not isinstance(items, list) or len(items) < 2:
+        raise RegistryError(f"{where}: readings are a list of two or more (one is no choice)")
+    readings, names = [], set()
+    for n, item in enumerate(items, 1):
+        at = f"{where}, reading {n}"
+        if not isinstance(item, dict) or set(item) - READING_FIELDS:
+            raise RegistryError(f"{at}: a reading has {', '.join(sorted(READING_FIELDS))}")
+        name, parameters, why = item.get("name"), item.get("parameters"), item.get("why")
+        if not isinstance(name, str) or not name.strip() or name in names:
+            raise RegistryError(f"{at}: a reading has a name of its own")
+        if not isinstance(parameters, dict) or not all(
+            isinstance(v, int | float | str) and not isinstance(v, bool)
+            for v in parameters.values()
+        ):
+            raise RegistryError(f"{at}: parameters are a mapping of names to numbers or words")
+        if not isinstance(why, str) or not why.strip():
+            raise RegistryError(f"{at}: 'why' (why the words allow this reading) is missing")
+        try:
+            own = Criterion.parse(item["criterion"]) if "criterion" in item else criterion
+        except ValueError as err:
+            raise RegistryError(f"{at}: {err}") from None
+        if own.needs_ref != criterion.needs_ref:
+            raise RegistryError(f"{at}: its criterion and the entry's both use 'ref', or neither")
+        names.add(name)
+        readings.append(Reading(name, dict(parameters), own, " ".join(why.split())))
+    return tuple(readings)
 
 
 def _history(items, where) -> tuple:

@@ -7,7 +7,7 @@ import re
 
 import pandas as pd
 
-from l2relu.claims import STATUSES
+from l2relu.claims import STATUSES, primary
 from l2relu.registry import Claim
 
 STATUS_WORDS = {
@@ -29,11 +29,17 @@ VERDICT_HEADER = [
     "mixed",
     "failed",
     "inconclusive",
+    "reading-dependent",
     "exact statements holding",
     "checks holding",
 ]
 # a row as the report and the notebooks show it
-ROW_HEADER = ["claim", "paper", "reproduced", "criterion", "seeds holding", "status"]
+ROW_HEADER = ["claim", "reading", "paper", "reproduced", "criterion", "seeds holding", "status"]
+READINGS_RULE = (
+    "Where the paper's words allow more than one way to measure, every reading is a row; the "
+    "counts are of each claim's primary reading, and a claim is reading-dependent when another "
+    "reading gives another status."
+)
 
 
 def paper_of(target: str) -> str:
@@ -47,13 +53,23 @@ def figure_title(doc: str) -> tuple[str, str]:
 
 
 # ---- counts ------------------------------------------------------------------------------------
+def _dependent(rows: pd.DataFrame) -> int:
+    """How many of these (primary) rows' claims are reading-dependent."""
+    if "robustness" not in rows:
+        return 0
+    return int((rows.robustness == "reading-dependent").sum())
+
+
 def verdict_counts(ledger: pd.DataFrame) -> list[list[str]]:
     """One row per paper, in the ledger's order: its empirical claims replicated, mixed, failed
-    and inconclusive, then its exact statements and checks holding, of how many."""
+    and inconclusive (primary readings) and how many of them are reading-dependent, then its
+    exact statements and checks holding, of how many."""
     rows = []
+    ledger = primary(ledger)
     for paper, g in ledger.groupby(ledger.target.map(paper_of), sort=False):
         empirical = g[g.kind == "empirical"]
         counts = [str(int((empirical.status == s).sum())) for s in STATUSES]
+        counts.append(str(_dependent(empirical)))
         holding = [
             f"{int(((g.kind == k) & (g.status == 'pass')).sum())} of {int((g.kind == k).sum())}"
             for k in ("exact", "check")
@@ -64,12 +80,12 @@ def verdict_counts(ledger: pd.DataFrame) -> list[list[str]]:
 
 def headline(ledger: pd.DataFrame) -> str:
     """The empirical claims in one sentence."""
-    empirical = ledger[ledger.kind == "empirical"]
+    empirical = primary(ledger)[lambda t: t.kind == "empirical"]
     n = {s: int((empirical.status == s).sum()) for s in STATUSES}
     return (
         f"Empirical claims (training or random data, over seeds): {len(empirical)} in all, "
         f"{n['pass']} replicated, {n['mixed']} mixed, {n['fail']} failed, "
-        f"{n['inconclusive']} inconclusive."
+        f"{n['inconclusive']} inconclusive; {_dependent(empirical)} of them reading-dependent."
     )
 
 
@@ -81,9 +97,23 @@ def held(r) -> str:
     return text + (f", {excluded} excluded" if excluded else "")
 
 
+def _robustness(r) -> str:
+    """A row's robustness ("" in a ledger written before readings existed)."""
+    value = getattr(r, "robustness", "")
+    return "" if pd.isna(value) else str(value)
+
+
+def _reading_cell(r) -> str:
+    name = getattr(r, "reading", "")
+    name = "" if pd.isna(name) else str(name)
+    mark = " (primary)" if name and str(getattr(r, "primary", "")).lower() == "true" else ""
+    return name + mark
+
+
 def row_cells(r) -> list[str]:
     return [
         r.claim,
+        _reading_cell(r),
         r.paper_value,
         r.reproduced_value,
         r.tolerance,
@@ -114,23 +144,44 @@ def claims_markdown(ledger: pd.DataFrame) -> str:
     for kind, title in (("exact", "Exact statements"), ("check", "Checks")):
         rows = ledger[ledger.kind == kind]
         lines += ["", f"**{title}**: {int((rows.status == 'pass').sum())} of {len(rows)} hold."]
-    lines += ["", STATUS_RULE]
-    not_passing = ledger[ledger.status != "pass"]
+    lines += ["", STATUS_RULE, "", READINGS_RULE]
+    first = primary(ledger)
+    not_passing = first[first.status != "pass"]
     if len(not_passing):
         lines += ["", "## Claims not replicated", ""]
         lines += md_table(
-            ["claim id", "kind", *ROW_HEADER],
-            [[r.claim_id, r.kind, *row_cells(r)] for r in not_passing.itertuples()],
+            ["claim id", "kind", *ROW_HEADER, "readings"],
+            [[r.claim_id, r.kind, *row_cells(r), _robustness(r)] for r in not_passing.itertuples()],
+        )
+    dependent = _dependent_rows(ledger)
+    if len(dependent):
+        lines += ["", "## Claims whose verdict depends on the reading", ""]
+        lines += md_table(
+            ["claim id", *ROW_HEADER], [[r.claim_id, *row_cells(r)] for r in dependent.itertuples()]
         )
     return "\n".join(lines) + "\n"
+
+
+def _dependent_rows(ledger: pd.DataFrame) -> pd.DataFrame:
+    """Every reading's row of the reading-dependent claims."""
+    if "robustness" not in ledger:
+        return ledger.iloc[:0]
+    return ledger[ledger.robustness == "reading-dependent"]
 
 
 def reading(rows: pd.DataFrame) -> str:
     """Two or three sentences that read a target's rows: how many hold, and each row that does
     not, with what it measured against what."""
+    everything, rows = rows, primary(rows)
     n = {s: int((rows.status == s).sum()) for s in STATUSES}
     counted = ", ".join(f"{n[s]} {STATUS_WORDS[s]}" for s in STATUSES if n[s])
     text = f"Of this target's {len(rows)} ledger rows, {counted}."
+    if len(everything) > len(rows):
+        text = (
+            f"Of this target's {len(rows)} ledger rows (primary readings; "
+            f"{len(everything) - len(rows)} more rows read them otherwise), {counted}; "
+            f"{_dependent(rows)} reading-dependent."
+        )
     not_passing = rows[rows.status != "pass"]
     if not len(not_passing):
         return text + " Every claim holds as the criterion reads it. " + STATUS_RULE
@@ -189,8 +240,11 @@ def caption_rst(description: str, rows: pd.DataFrame) -> str:
     sits in a narrow column, where a table of six columns would not read)."""
     lines = ["", f"**Ledger rows**: {rst_escape(reading(rows).split('.')[0])}.", ""]
     for r in rows.itertuples():
+        shown = _reading_cell(r)
         lines.append(
-            f"- **{r.status}** ({rst_escape(held(r))} seeds) {rst_escape(r.claim)}. "
+            f"- **{r.status}** ({rst_escape(held(r))} seeds) {rst_escape(r.claim)}"
+            + (f" [{rst_escape(shown)}]" if shown else "")
+            + ". "
             f"Paper: {rst_escape(r.paper_value)}. Reproduced: {rst_escape(r.reproduced_value)}; "
             f"criterion {rst_escape(r.tolerance)}."
         )
@@ -225,8 +279,9 @@ def landing_rst(ledger: pd.DataFrame, registry: dict[str, Claim], docs: dict[str
     lines = _heading("Replication report: the verdict", "=")
     lines += [LANDING_STYLE, rst_escape(headline(ledger)), ""]
     lines += rst_table(VERDICT_HEADER, verdict_counts(ledger))
-    lines += [rst_escape(STATUS_RULE), ""]
-    not_passing = ledger[ledger.status != "pass"]
+    lines += [rst_escape(STATUS_RULE), "", rst_escape(READINGS_RULE), ""]
+    first = primary(ledger)
+    not_passing = first[first.status != "pass"]
     lines += _heading(f"Claims not replicated ({len(not_passing)})", "-")
     if not len(not_passing):
         lines += ["None: every row passes.", ""]
@@ -240,7 +295,7 @@ def landing_rst(ledger: pd.DataFrame, registry: dict[str, Claim], docs: dict[str
                 r.reproduced_value,
                 r.tolerance,
                 held(r),
-                r.status,
+                r.status + (", reading-dependent" if _robustness(r) == "reading-dependent" else ""),
             ]
             for r in not_passing.itertuples()
         ],

@@ -290,6 +290,16 @@ def claim_floor(claim_id):
     return CLAIMS[claim_id].criterion.bounds()[0]
 
 
+def reading_parameter(claim_id, name):
+    """A parameter of a claim's primary reading (a figure draws what the ledger reads)."""
+    return CLAIMS[claim_id].every_reading[0].parameters[name]
+
+
+def readings_parameter(claim_id, name):
+    """{reading: its parameter `name`} over a claim's readings, the primary first."""
+    return {r.name: r.parameters[name] for r in CLAIMS[claim_id].every_reading}
+
+
 def target_files(target):
     return figure_files(target) + [
         claims_rows(target),

@@ -99,7 +99,6 @@ rule aggregate_jacot2022_theory:
     conda:
         ENV
     params:
-        onset_rel_tol=J22_THEORY["onset_rel_tol"],
         onehot_classes=J22_THEORY["onehot_classes"],
         lam=J22_THEORY["lam"],
     script:
@@ -109,6 +108,10 @@ rule aggregate_jacot2022_theory:
 # ------------------------------------------------------------------------------ Fig. 1
 
 J22_FIG1 = config["jacot2022"]["fig1"]
+# the entries whose readings set the angle that puts a neuron on a ray (the figures draw the
+# primary's)
+J22_RAYS = "jacot2022.fig1.neurons_along_rays"
+J22_STUDY_RAYS = "jacot2022.fig1study.z1_rays"
 J22_FIG1_DATA = MNIST_DATA.format(**MNIST_SUBSETS["jacot2022.fig1"])
 # One run per seed; the figure draws the first seed's, the ledger measures every seed.
 J22_FIG1_RUN = "jacot2022/fig1/w{width}_d3_lam{lam}_s{{seed}}".format(
@@ -160,7 +163,11 @@ rule compute_jacot2022_fig1_forces:
     conda:
         ENV
     params:
-        forces={k: J22_FIG1[k] for k in ("eps", "ray_angle_deg")},
+        forces={
+            "eps": J22_FIG1["eps"],
+            "ray_angle_deg": reading_parameter(J22_RAYS, "angle_deg"),
+        },
+        ray_angles=readings_parameter(J22_RAYS, "angle_deg"),
     script:
         "../scripts/compute_jacot2022_fig1_forces.py"
 
@@ -180,6 +187,7 @@ rule aggregate_jacot2022_fig1:
         ENV
     params:
         n_rays=len(J22_FIG1["digits"]),  # one ray per class, as Fig. 1
+        ray_readings=CLAIMS[J22_RAYS].reading_names,
     script:
         "../scripts/aggregate_jacot2022_fig1.py"
 
@@ -251,7 +259,7 @@ rule aggregate_jacot2022_fig1_study:
         ENV
     params:
         n_rays=len(J22_FIG1["digits"]),  # one ray per class, as Fig. 1
-        ray_angle_deg=J22_FIG1["ray_angle_deg"],
+        ray_angles=readings_parameter(J22_STUDY_RAYS, "angle_deg"),
     script:
         "../scripts/aggregate_jacot2022_fig1_study.py"
 
@@ -361,8 +369,6 @@ rule aggregate_jacot2022_fig2:
     localrule: True
     conda:
         ENV
-    params:
-        onset_drop_fraction=J22_FIG2["onset_drop_fraction"],
     script:
         "../scripts/aggregate_jacot2022_fig2.py"
 
@@ -402,6 +408,6 @@ register_target(
     tables=dict(
         networks=rules.aggregate_jacot2022_fig1_study.output.networks,
     ),
-    ray_angle_deg=J22_FIG1["ray_angle_deg"],
-    ray_share_bar=claim_floor("jacot2022.fig1study.z1_rays"),
+    ray_angle_deg=reading_parameter(J22_STUDY_RAYS, "angle_deg"),
+    ray_share_bar=claim_floor(J22_STUDY_RAYS),
 )

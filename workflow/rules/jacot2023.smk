@@ -91,7 +91,6 @@ rule compute_jacot2023_krr:
         ENV
     params:
         krr=J23_KRR,
-        n_values=J23_FIG1["n_values"],
     script:
         "../scripts/compute_jacot2023_krr.py"
 
@@ -155,8 +154,6 @@ rule aggregate_jacot2023_depth:
     localrule: True
     conda:
         ENV
-    params:
-        rank_rel_tol=J23_DEPTH["rank_rel_tol"],
     script:
         "../scripts/aggregate_jacot2023_depth.py"
 

@@ -13,7 +13,8 @@ from l2relu.jacot2022 import ledger  # noqa: E402
 layers = pd.concat(map(pd.read_csv, snakemake.input.layers), ignore_index=True)
 runs = pd.concat(map(pd.read_csv, snakemake.input.runs), ignore_index=True)
 print(layers.to_string(), runs.to_string(), sep="\n", file=sys.stderr)
-rows = rows_from_registry(
-    snakemake.input.registry, ledger.fig1_claims(layers, runs, snakemake.params.n_rays)
+measurements = ledger.fig1_claims(
+    layers, runs, snakemake.params.n_rays, snakemake.params.ray_readings
 )
+rows = rows_from_registry(snakemake.input.registry, measurements)
 write_table(rows, snakemake.output.claims)

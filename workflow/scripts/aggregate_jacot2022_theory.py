@@ -10,17 +10,17 @@ from l2relu.claims import rows_from_registry  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2022 import ledger, theory  # noqa: E402
 from l2relu.plateau import with_running_best  # noqa: E402
+from l2relu.registry import load_registry  # noqa: E402
 
 p = snakemake.params
+registry = load_registry([snakemake.input.registry])
 losses = pd.concat([pd.read_csv(f) for f in snakemake.input.plateaus], ignore_index=True)
-onsets = theory.onsets(losses, p.onset_rel_tol)
-onsets["expected"] = [
-    theory.expected_onset(s, n, p.onehot_classes)
-    for s, n in zip(onsets.setting, onsets.N, strict=True)
-]
+
+
+onset_readings, onsets = ledger.onset_readings(losses, registry, p.onehot_classes)
 measurements = ledger.theory_claims(
     *(pd.read_csv(snakemake.input[k]) for k in ("prop13", "remark23", "prop1", "prop19")),
-    onsets,
+    onset_readings,
     onsets[onsets.setting == "bipartite"],
     p.lam,
 )

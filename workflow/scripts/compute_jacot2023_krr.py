@@ -13,6 +13,7 @@ from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 from l2relu.jacot2023.data import LatentTask  # noqa: E402
 from l2relu.jacot2023.regression import krr_spectra, network_spectra  # noqa: E402
+from l2relu.registry import load_registry  # noqa: E402
 
 checkpoint = load_checkpoint(snakemake.input.checkpoint)
 arrays = {k: v.numpy() for k, v in checkpoint["arrays"].items()}
@@ -41,6 +42,6 @@ measurements = ledger.krr_claims(
     task.d_out,
     task.true_rank,
     params["exact_rel_tol"],
-    snakemake.params.n_values,
+    load_registry([snakemake.input.registry]),
 )
 write_table(rows_from_registry(snakemake.input.registry, measurements), snakemake.output.claims)

@@ -126,12 +126,19 @@ def _forces_in_plane(vectors: dict, basis: np.ndarray) -> dict:
     return columns
 
 
-def analyze(arrays: dict, data: dict, n_rays: int, cfg: ForcesConfig) -> dict:
+def _share_within(mass, angle, degrees: float, readable: bool) -> float:
+    """The share of the neurons' norm within `degrees` of their ray (NaN where not readable)."""
+    return float(mass[angle <= degrees].sum() / mass.sum()) if readable else np.nan
+
+
+def analyze(arrays: dict, data: dict, n_rays: int, cfg: ForcesConfig, ray_angles=None) -> dict:
     """Forces on both hidden layers, their 2-D PCA views, rays (n_rays of them: one per class in
     the paper), clustering and balance.
 
     Returns tables: `points` (data columns), `neurons` (rows), `rays`, `layers` (one row per
-    hidden layer: clustering, share of neurons on a ray, balance of the forces)."""
+    hidden layer: clustering, share of neurons on a ray within cfg.ray_angle_deg and, for each
+    `ray_angles` {reading: angle}, within that angle in "mass_on_ray: <reading>", balance of
+    the forces)."""
     x = torch.tensor(data["x_train"].T)
     labels = np.asarray(data["y_train"])
     n_layers = sum(k.startswith("w") for k in arrays)
@@ -182,9 +189,13 @@ def analyze(arrays: dict, data: dict, n_rays: int, cfg: ForcesConfig) -> dict:
             )
         )
         mass = np.linalg.norm(np.maximum(z[active], 0), axis=1)
-        on_ray = angle[active] <= cfg.ray_angle_deg
         # at most n_rays active neurons lie on n_rays rays whatever they learned: not read
-        mass_on_ray = mass[on_ray].sum() / mass.sum() if active.sum() > n_rays else np.nan
+        readable = active.sum() > n_rays
+        mass_on_ray = _share_within(mass, angle[active], cfg.ray_angle_deg, readable)
+        by_reading = {
+            f"mass_on_ray: {r}": _share_within(mass, angle[active], a, readable)
+            for r, a in (ray_angles or {}).items()
+        }
         ray_xy = rays @ basis.T
         tables["rays"].append(
             pd.DataFrame(
@@ -203,8 +214,9 @@ def analyze(arrays: dict, data: dict, n_rays: int, cfg: ForcesConfig) -> dict:
                 {
                     "layer": [name],
                     "active_neurons": [int(active.sum())],
-                    "share_on_ray": [float(np.mean(on_ray))],
+                    "share_on_ray": [float(np.mean(angle[active] <= cfg.ray_angle_deg))],
                     "mass_on_ray": [float(mass_on_ray)],
+                    **{k: [float(v)] for k, v in by_reading.items()},
                     "silhouette": [silhouette(z.T, labels)],
                     "balance_radial": [forces.radial_balance(z, attraction, repulsion)],
                     "balance": [norm(p_attraction + p_repulsion) / norm(p_attraction)],

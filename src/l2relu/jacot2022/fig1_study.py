@@ -93,12 +93,15 @@ def train(cfg: StudyConfig, x: np.ndarray, labels: np.ndarray, device="auto", lo
     return arrays, records, reduced
 
 
-def layer_scores(z: np.ndarray, n_rays: int, ray_angle_deg: float) -> dict:
+def layer_scores(z: np.ndarray, n_rays: int, ray_angles: dict) -> dict:
     """How one hidden layer's neurons (rows of its pre-activations z, n x N) sit: the active
     ones, those the ReLU never cuts (positive on every input), and the share of the active
-    neurons' norm on rays, in the full row space and in the 2-D PCA plane the paper draws.
-    A share is NaN where it cannot be read: a layer of at most n_rays active neurons (or
-    neurons seen in the plane) lies on n_rays rays whatever their directions."""
+    neurons' norm on rays, in the full row space and in the 2-D PCA plane the paper draws,
+    within each angle of `ray_angles` ({reading: degrees}, the primary first: its shares are
+    mass_on_ray and mass_on_ray_plane, each reading's "mass_on_ray: <reading>" and
+    "mass_on_ray_plane: <reading>"). A share is NaN where it cannot be read: a layer of at most
+    n_rays active neurons (or neurons seen in the plane) lies on n_rays rays whatever their
+    directions."""
     nan = float("nan")
     active = forces.active_rows(z)
     mass = np.linalg.norm(np.maximum(z, 0), axis=1)
@@ -109,28 +112,34 @@ def layer_scores(z: np.ndarray, n_rays: int, ray_angle_deg: float) -> dict:
         "always_active_mass": float(mass[always].sum() / mass[active].sum())
         if active.any()
         else nan,
-        "mass_on_ray": nan,
-        "mass_on_ray_plane": nan,
     }
-    if active.sum() <= n_rays:
-        return scores
-    _, _, angle, _ = find_rays(z, n_rays)
-    on_ray = active & (angle <= ray_angle_deg)
-    scores["mass_on_ray"] = float(mass[on_ray].sum() / mass[active].sum())
-    xy = z @ forces.pca_basis(z).T
-    plane_mass = np.linalg.norm(xy, axis=1)
-    # an active neuron orthogonal to the plane has no direction there
-    shown = active & (plane_mass > 1e-12 * plane_mass.max())
-    if shown.sum() > n_rays:
-        _, _, angle_plane, _ = find_rays(xy, n_rays, active=shown)
-        on_ray_plane = shown & (angle_plane <= ray_angle_deg)
-        scores["mass_on_ray_plane"] = float(
-            plane_mass[on_ray_plane].sum() / plane_mass[active].sum()
-        )
+    full, plane = {}, {}
+    if active.sum() > n_rays:
+        _, _, angle, _ = find_rays(z, n_rays)
+        full = {
+            r: float(mass[active & (angle <= a)].sum() / mass[active].sum())
+            for r, a in ray_angles.items()
+        }
+        xy = z @ forces.pca_basis(z).T
+        plane_mass = np.linalg.norm(xy, axis=1)
+        # an active neuron orthogonal to the plane has no direction there
+        shown = active & (plane_mass > 1e-12 * plane_mass.max())
+        if shown.sum() > n_rays:
+            _, _, angle_plane, _ = find_rays(xy, n_rays, active=shown)
+            plane = {
+                r: float(plane_mass[shown & (angle_plane <= a)].sum() / plane_mass[active].sum())
+                for r, a in ray_angles.items()
+            }
+    primary = next(iter(ray_angles))
+    scores["mass_on_ray"] = full.get(primary, nan)
+    scores["mass_on_ray_plane"] = plane.get(primary, nan)
+    for r in ray_angles:
+        scores[f"mass_on_ray: {r}"] = full.get(r, nan)
+        scores[f"mass_on_ray_plane: {r}"] = plane.get(r, nan)
     return scores
 
 
-def scores(arrays: dict, reduced: np.ndarray, n_rays: int, ray_angle_deg: float) -> pd.DataFrame:
+def scores(arrays: dict, reduced: np.ndarray, n_rays: int, ray_angles: dict) -> pd.DataFrame:
     """layer_scores of both hidden layers of every network of a job (one row per network and
     layer, `network` its index in the batch), and whether the network has collapsed."""
     rows = []
@@ -143,6 +152,6 @@ def scores(arrays: dict, reduced: np.ndarray, n_rays: int, ray_angle_deg: float)
         for layer in (1, 2):
             rows.append(
                 {"network": b, "layer": layer, "collapsed": collapsed}
-                | layer_scores(zs[layer - 1].numpy(), n_rays, ray_angle_deg)
+                | layer_scores(zs[layer - 1].numpy(), n_rays, ray_angles)
             )
     return pd.DataFrame(rows)

@@ -3,13 +3,39 @@
 
 import numpy as np
 import pandas as pd
-from scipy.stats import spearmanr
 
 from l2relu.claims import diverged_runs, measured
+from l2relu.jacot2022 import theory
 from l2relu.plateau import plateau_onset_on_log_scale, rise_beyond_spread
 
+ONSET_FIG2 = "jacot2022.fig2.plateau_onset"
+RAYS = "jacot2022.fig1.neurons_along_rays"
+ONSET_IDS = {
+    "bipartite": "jacot2022.theory.prop14_bipartite_onset",
+    "onehot": "jacot2022.theory.prop14_onehot_onset",
+    "oned": "jacot2022.theory.prop15_oned_onset",
+}
 
-def theory_claims(prop13, remark23, prop1, prop19, onsets, plateau_levels, lam):
+
+def onset_readings(losses: pd.DataFrame, registry, onehot_classes: int):
+    """Every setting's plateau onsets under every reading of its entry (ONSET_IDS), as
+    (reading, onsets) pairs, and the onsets of each setting's primary reading (the figure's)."""
+    pairs, primary = [], []
+    for setting, claim_id in ONSET_IDS.items():
+        mine = losses[losses.setting == setting]
+        for n, reading in enumerate(registry[claim_id].every_reading if len(mine) else []):
+            onsets = theory.onsets(mine, **reading.parameters).assign(reading=reading.name)
+            onsets["expected"] = [
+                theory.expected_onset(setting, k, onehot_classes) for k in onsets.N
+            ]
+            pairs.append((reading.name, onsets))
+            primary += [onsets] if n == 0 else []
+    return pairs, pd.concat(primary, ignore_index=True)
+
+
+def theory_claims(prop13, remark23, prop1, prop19, onset_readings, plateau_levels, lam):
+    """`onset_readings`: (reading, onsets) pairs, each setting's onsets under each reading of
+    its entry (ONSET_IDS)."""
     ms = []
     for r in prop13.itertuples():
         ms.append(
@@ -39,15 +65,11 @@ def theory_claims(prop13, remark23, prop1, prop19, onsets, plateau_levels, lam):
             detail=f"{int(p19.samples)} points within {p19.radius:g}",
         )
     )
-    ids = {
-        "bipartite": "jacot2022.theory.prop14_bipartite_onset",
-        "onehot": "jacot2022.theory.prop14_onehot_onset",
-        "oned": "jacot2022.theory.prop15_oned_onset",
-    }
-    for (setting, n), r in onsets.groupby(["setting", "N"], sort=True):
-        r = r.sort_values("seed")
-        ref = 4 * n if setting == "oned" else r.expected.iloc[0]
-        ms.append(measured(ids[setting], list(r.onset), f"N = {n}", ref=ref))
+    for reading, onsets in onset_readings:
+        for (setting, n), r in onsets.groupby(["setting", "N"], sort=True):
+            r = r.sort_values("seed")
+            ref = 4 * n if setting == "oned" else r.expected.iloc[0]
+            ms.append(measured(ONSET_IDS[setting], list(r.onset), f"N = {n}", ref, "", reading))
     for n, r in plateau_levels.groupby("N", sort=True):
         r = r.sort_values("seed")
         ms.append(
@@ -58,34 +80,37 @@ def theory_claims(prop13, remark23, prop1, prop19, onsets, plateau_levels, lam):
     return ms
 
 
-def fig2_claims(runs: pd.DataFrame, onset_drop_fraction: float):
-    """Per curve (data set, lambda) and per trial: the plateau onset on the log-scaled loss axis,
-    and the largest rise of the trial's training loss from one width to the next beyond the
-    spread of the trials at the wider width (the training noise)."""
+def fig2_claims(runs: pd.DataFrame, onset_readings):
+    """Per curve (data set, lambda) and per trial: the plateau onset on the log-scaled loss axis
+    under each of `onset_readings` (the onset entry's readings: drop_fraction), and the largest
+    rise of the trial's training loss from one width to the next beyond the spread of the trials
+    at the wider width (the training noise)."""
     ms = []
     for (dataset, lam), curve in runs.groupby(["dataset", "lam"], sort=True):
         case = f"{dataset}, lambda = {lam:g}"
-        onsets, rises = [], []
+        trials = [t.sort_values("width") for _, t in curve.groupby("trial", sort=True)]
+        for reading in onset_readings:
+            onsets = [
+                plateau_onset_on_log_scale(t.width, t.objective.cummin(), **reading.parameters)
+                for t in trials
+            ]
+            onsets = [np.nan if o is None else o for o in onsets]
+            ms.append(measured(ONSET_FIG2, onsets, case, reading=reading.name))
         spread = curve.groupby("width").objective.agg(lambda o: np.ptp(np.log10(o)))
-        for _, trial in curve.groupby("trial", sort=True):
-            trial = trial.sort_values("width")
-            best = trial.objective.cummin()
-            onset = plateau_onset_on_log_scale(trial.width, best, onset_drop_fraction)
-            onsets.append(np.nan if onset is None else onset)
-            rises.append(rise_beyond_spread(trial.objective, spread.loc[trial.width].to_numpy()))
-        ms.append(measured("jacot2022.fig2.plateau_onset", onsets, case))
+        rises = [rise_beyond_spread(t.objective, spread.loc[t.width].to_numpy()) for t in trials]
         ms.append(measured("jacot2022.fig2.train_loss_nonincreasing", rises, case))
     ms.append(diverged_runs("jacot2022.fig2.no_divergence", runs))
     return ms
 
 
-def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int):
+def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int, ray_readings):
     """Fig. 1's observations per hidden layer, one value per seed: the data cluster by digit,
     the neurons lie on rays, the forces cancel on the feasible directions; and the radial
     balance that weight decay gives any trained ReLU network. A collapsed network (a constant
     function: a dead layer) has no features, and its forces' ratios read 0 against 0: it is
     left out of every row, counted in each and in a check of its own. A layer of n_rays or
-    fewer active neurons is on n_rays rays by construction: left out of the rays row, counted."""
+    fewer active neurons is on n_rays rays by construction: left out of the rays row, counted.
+    The rays row is read under each of `ray_readings` (layers' "mass_on_ray: <reading>")."""
     ms = []
     n_seeds = layers.seed.nunique()
     collapsed = layers[layers.collapsed.astype(bool)].seed.nunique()
@@ -105,16 +130,13 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int):
                 detail=left_out,
             )
         )
-        shares, rays_left_out = _readable(kept.mass_on_ray, n_seeds, collapsed, n_rays)
         active = "active neurons " + ", ".join(map(str, kept.active_neurons))
-        ms.append(
-            measured(
-                "jacot2022.fig1.neurons_along_rays",
-                shares,
-                case,
-                detail="; ".join(filter(None, [active, rays_left_out])),
+        for reading in ray_readings:
+            shares, rays_left_out = _readable(
+                kept[f"mass_on_ray: {reading}"], n_seeds, collapsed, n_rays
             )
-        )
+            detail = "; ".join(filter(None, [active, rays_left_out]))
+            ms.append(measured(RAYS, shares, case, None, detail, reading))
         ms.append(
             measured("jacot2022.fig1.forces_cancel", values["balance"], case, detail=left_out)
         )
@@ -148,14 +170,13 @@ def _readable(shares: pd.Series, n_seeds: int, collapsed: int, n_rays: int):
     return values or [None] * n_seeds, f"{detail}, left out" if detail else ""
 
 
-def fig1_study_claims(networks: pd.DataFrame, n_rays: int):
+def fig1_study_claims(networks: pd.DataFrame, n_rays: int, ray_readings):
     """The Fig. 1 study, per setting (inputs, lambda) and per seed: the share of each hidden
-    layer's norm on rays, in the full space and (Z1) in the figure's plane; over every network:
-    how the first layer's rays go with the share of it that the ReLU never cuts. A collapsed
+    layer's norm on rays, in the full space and (Z1) in the figure's plane, under each of
+    `ray_readings` (columns "mass_on_ray: <reading>", "mass_on_ray_plane: <reading>"). A collapsed
     network (a constant function) has no features to align, and a layer of n_rays or fewer
     active neurons is on n_rays rays by construction: both are left out, and counted."""
     ms = []
-    kept = networks[~networks.collapsed.astype(bool)]
     for (inputs, lam), setting in networks.groupby(["inputs", "lam"], sort=True):
         case = f"{inputs} inputs, lambda = {lam:g}"
         n_seeds = setting.seed.nunique()
@@ -169,35 +190,13 @@ def fig1_study_claims(networks: pd.DataFrame, n_rays: int):
             if len(z1)
             else ""
         )
-        for claim_id, shares, note in (
-            ("jacot2022.fig1study.z1_rays", z1.mass_on_ray, cut),
-            ("jacot2022.fig1study.z2_rays", z2.mass_on_ray, ""),
-            ("jacot2022.fig1study.z1_rays_plane", z1.mass_on_ray_plane, ""),
-        ):
-            values, left_out = _readable(shares, n_seeds, collapsed, n_rays)
-            detail = "; ".join(filter(None, [note, left_out]))
-            ms.append(measured(claim_id, values, case, detail=detail))
-    first = kept[kept.layer == 1]
-    readable = first.dropna(subset=["mass_on_ray"])
-    ms.append(
-        measured(
-            "jacot2022.fig1study.alignment_follows_cut",
-            cut_association(readable),
-            detail=f"{len(readable)} networks; "
-            f"{len(networks[networks.layer == 1]) - len(first)} collapsed and "
-            f"{len(first) - len(readable)} with {n_rays} or fewer active neurons left out",
-        )
-    )
+        for reading in ray_readings:
+            for claim_id, shares, note in (
+                ("jacot2022.fig1study.z1_rays", z1[f"mass_on_ray: {reading}"], cut),
+                ("jacot2022.fig1study.z2_rays", z2[f"mass_on_ray: {reading}"], ""),
+                ("jacot2022.fig1study.z1_rays_plane", z1[f"mass_on_ray_plane: {reading}"], ""),
+            ):
+                values, left_out = _readable(shares, n_seeds, collapsed, n_rays)
+                detail = "; ".join(filter(None, [note, left_out]))
+                ms.append(measured(claim_id, values, case, None, detail, reading))
     return ms
-
-
-def cut_association(table: pd.DataFrame) -> list[float]:
-    """Spearman's rho between the first layer's norm share on rays and its norm share in
-    always-active neurons, over every network of `table` (one row per network: seed,
-    mass_on_ray, always_active_mass), computed once per seed left out."""
-    rhos = []
-    for seed in sorted(table.seed.unique()):
-        rest = table[table.seed != seed]
-        rho = spearmanr(rest.mass_on_ray, rest.always_active_mass).statistic
-        rhos.append(float(rho))
-    return rhos

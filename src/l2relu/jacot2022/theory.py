@@ -248,17 +248,39 @@ def plateau_losses(cfg: PlateauConfig, log=None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def onsets(losses: pd.DataFrame, rel_tol: float) -> pd.DataFrame:
-    """Plateau onset of every (setting, N, seed), on the running best of `with_running_best`."""
+# the tolerance an onset reads at when set by the seeds' spread: float32 rounding, so that seeds
+# that agree to the last bit do not make every later rounding step an onset
+SPREAD_FLOOR = 1e-6
+
+
+def seeds_spread(losses: pd.DataFrame) -> dict:
+    """Per (setting, N): how far apart the seeds' lowest losses are (largest over smallest,
+    minus 1), floored at SPREAD_FLOOR: the optimizer's own reproducibility, the finest
+    difference in loss the runs resolve."""
+    levels = losses.groupby([*CURVE, "seed"]).objective.min().groupby(CURVE)
+    spread = levels.max() / levels.min() - 1
+    return {key: max(float(v), SPREAD_FLOOR) for key, v in spread.items()}
+
+
+def onsets(losses: pd.DataFrame, rel_tol: float | str) -> pd.DataFrame:
+    """Plateau onset of every (setting, N, seed), on the running best of `with_running_best`:
+    the smallest width from which the loss stays within `rel_tol` of the curve's lowest, or
+    within the seeds' spread (seeds_spread) where `rel_tol` is "seeds"."""
+    if rel_tol == "seeds":
+        tolerance = seeds_spread(losses)
+    elif isinstance(rel_tol, str):
+        raise ValueError(f"rel_tol {rel_tol!r} is a number or 'seeds'")
     rows = []
     curve = [*CURVE, "seed"]
     for (setting, n, seed), r in with_running_best(losses, curve).groupby(curve, sort=True):
+        tol = tolerance[(setting, n)] if rel_tol == "seeds" else rel_tol
         rows.append(
             {
                 "setting": setting,
                 "N": n,
                 "seed": seed,
-                "onset": plateau_onset(r.width, r.best, rel_tol),
+                "rel_tol": tol,
+                "onset": plateau_onset(r.width, r.best, tol),
                 "level": r.best.min(),
                 "widest": int(r.width.max()),
             }

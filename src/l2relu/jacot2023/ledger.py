@@ -5,49 +5,51 @@ import numpy as np
 import pandas as pd
 
 from l2relu.claims import diverged_runs, measured
-from l2relu.jacot2023.rank import gap_rank
+from l2relu.jacot2023.rank import read_rank
+
+MIDDLE_RANK = "jacot2023.fig1.middle_layers_rank"
+KRR_RANK = "jacot2023.krr.krr_overestimates_rank"
+NETWORK_JACOBIAN_RANK = "jacot2023.krr.network_jacobian_rank"
+DEPTH_RANK = "jacot2023.depth.recovering_depths"
 
 
 def _ranks_text(values) -> str:
     return ", ".join(str(int(v)) for v in values)
 
 
-def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, true_rank: int):
-    """Per seed: whether the network fits, ||W||^2 / L, the rank of the middle layers' Z_l read
-    at the largest gap of its first singular values (the paper's Fig. 1, left), and the
-    nonlinearity's impact there."""
+def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, true_rank: int, rank_readings):
+    """Per seed: whether the network fits, ||W||^2 / L, the rank of the middle layers' Z_l under
+    each of `rank_readings` (the entry's: layers has a column "rank: <reading>" for each), the
+    middle layer farthest from k counting, and the nonlinearity's impact there."""
     runs = runs.sort_values("seed")
     middle = layers[layers.middle.astype(bool)].sort_values(["seed", "layer"])
     first, last = int(middle.layer.min()), int(middle.layer.max())
     case = f"middle layers {first}-{last}"
-    farthest, impacts, texts = [], [], []
-    for _, m in middle.groupby("seed", sort=True):
-        ranks = m.gap_rank.to_numpy()
-        farthest.append(ranks[np.argmax(np.abs(ranks - true_rank))])
-        impacts.append(m.nonlinearity_impact.max())
-        texts.append(_ranks_text(ranks))
-    return [
+    ms = [
         measured("jacot2023.fig1.fits_data", list(runs.loss / runs.output_variance)),
         measured("jacot2023.fig1.norm_per_layer", list(runs.norm_per_layer)),
-        measured(
-            "jacot2023.fig1.middle_layers_rank",
-            farthest,
-            case,
-            ref=true_rank,
-            detail="per seed " + "; ".join(texts),
-        ),
-        measured("jacot2023.fig1.middle_nonlinearity_impact", impacts, case),
-        diverged_runs("jacot2023.fig1.no_divergence", runs),
     ]
+    for reading in rank_readings:
+        farthest, texts = [], []
+        for _, m in middle.groupby("seed", sort=True):
+            ranks = m[f"rank: {reading.name}"].to_numpy()
+            farthest.append(ranks[np.argmax(np.abs(ranks - true_rank))])
+            texts.append(_ranks_text(ranks))
+        detail = "per seed " + "; ".join(texts)
+        ms.append(measured(MIDDLE_RANK, farthest, case, true_rank, detail, reading=reading.name))
+    impacts = [m.nonlinearity_impact.max() for _, m in middle.groupby("seed", sort=True)]
+    ms.append(measured("jacot2023.fig1.middle_nonlinearity_impact", impacts, case))
+    ms.append(diverged_runs("jacot2023.fig1.no_divergence", runs))
+    return ms
 
 
 def krr_claims(
-    spectra: pd.DataFrame, d_in: int, d_out: int, true_rank: int, exact_rel_tol, n_values: int
+    spectra: pd.DataFrame, d_in: int, d_out: int, true_rank: int, exact_rel_tol, registry
 ):
     """App. D.1: KRR's Jacobian is full rank min(d_in, d_out), and overestimates the true rank
     even approximately (footnote 1), while the deep network's is ~ k. Approximate ranks are read
-    at the largest gap of the first n_values singular values, as for Fig. 1's representations.
-    Ranks are medians over the test points, one per seed."""
+    under each reading of their entries (rank.read_rank on the spectrum relative to its
+    largest). Ranks are medians over the test points, one per seed."""
 
     def median_ranks(model, point_rank):
         s = spectra[spectra.model == model].sort_values(["seed", "point", "index"])
@@ -57,29 +59,37 @@ def krr_claims(
     def numerical(ratios):
         return int((ratios > exact_rel_tol).sum())
 
-    def at_gap(ratios):
-        return gap_rank(ratios.to_numpy()[:n_values])
-
-    return [
+    ms = [
         measured(
             "jacot2023.krr.krr_jacobian_full_rank",
             median_ranks("krr", numerical),
             ref=min(d_in, d_out),
             detail=f"s_i > {exact_rel_tol:g} s_1",
-        ),
-        measured(
-            "jacot2023.krr.krr_overestimates_rank", median_ranks("krr", at_gap), ref=true_rank
-        ),
-        measured(
-            "jacot2023.krr.network_jacobian_rank", median_ranks("network", at_gap), ref=true_rank
-        ),
+        )
     ]
+    for model, claim_id in (("krr", KRR_RANK), ("network", NETWORK_JACOBIAN_RANK)):
+        for reading in registry[claim_id].every_reading:
+            ranks = median_ranks(
+                model, lambda r, p=reading.parameters: read_rank(r.to_numpy(), **p)
+            )
+            ms.append(measured(claim_id, ranks, ref=true_rank, reading=reading.name))
+    return ms
 
 
 def depth_claims(sweep: pd.DataFrame, true_rank: int):
-    """Section 4's argument, per seed: how many depths recover the true rank exactly (the
-    bottleneck layer's rank equals k), at every N; that the range grows with N; that the
-    smallest depth overestimates the rank."""
+    """Section 4's argument, per seed and under each reading of the bottleneck rank (sweep has a
+    row per run and reading): how many depths recover the true rank exactly (the bottleneck
+    layer's rank equals k), at every N; that the range grows with N; that the smallest depth
+    overestimates the rank."""
+    ms = []
+    for reading, at_reading in sweep.groupby("reading", sort=False):
+        ms += _depth_reading(at_reading, true_rank, reading)
+    one_reading = sweep[sweep.reading == sweep.reading.iloc[0]]  # each network once
+    ms.append(diverged_runs("jacot2023.depth.no_divergence", one_reading))
+    return ms
+
+
+def _depth_reading(sweep: pd.DataFrame, true_rank: int, reading: str):
     ms, counts = [], {}
     sizes = sorted(sweep.n_train.unique())
     for n in sizes:
@@ -92,14 +102,8 @@ def depth_claims(sweep: pd.DataFrame, true_rank: int):
         detail = "; ".join(
             f"seed {s}: L = {_ranks_text(recovering.get(s, [])) or 'none'}" for s in per_seed.index
         )
-        ms.append(
-            measured(
-                "jacot2023.depth.recovering_depths",
-                list(per_seed),
-                f"N = {n}, of {at_n.depth.nunique()} depths",
-                detail=detail,
-            )
-        )
+        case = f"N = {n}, of {at_n.depth.nunique()} depths"
+        ms.append(measured(DEPTH_RANK, list(per_seed), case, None, detail, reading))
         shallowest = at_n[at_n.depth == at_n.depth.min()].sort_values("seed")
         ms.append(
             measured(
@@ -107,17 +111,12 @@ def depth_claims(sweep: pd.DataFrame, true_rank: int):
                 list(shallowest.bottleneck_rank),
                 f"N = {n}, L = {int(shallowest.depth.iloc[0])}",
                 ref=true_rank,
+                reading=reading,
             )
         )
     growth = counts[sizes[-1]] - counts[sizes[0]]
-    ms.append(
-        measured(
-            "jacot2023.depth.range_grows_with_n",
-            list(growth),
-            f"N = {sizes[-1]} minus N = {sizes[0]}",
-        )
-    )
-    ms.append(diverged_runs("jacot2023.depth.no_divergence", sweep))
+    case = f"N = {sizes[-1]} minus N = {sizes[0]}"
+    ms.append(measured("jacot2023.depth.range_grows_with_n", list(growth), case, reading=reading))
     return ms
 
 
@@ -144,21 +143,26 @@ def fig2_claims(summary: pd.DataFrame, shallow: int, deep: int):
     return ms
 
 
+# the data set whose shallow autoencoder the paper shows (Fig. 3 C); MNIST has no shallow panel
+SHALLOW_PANEL = "curve"
+
+
 def fig3_claims(summary: pd.DataFrame):
-    """Per seed: the deep autoencoder's mean distance to the data over the shallow one's, and
-    over the inputs' (deep ones denoise, shallow ones do not)."""
+    """Per seed: the deep autoencoder's mean distance to the data over its inputs' (deep ones
+    denoise), and, on the data set of the paper's shallow panel, over the shallow one's."""
     ms = []
     for dataset, group in summary.groupby("dataset", sort=False):
         deep = group[group.depth == group.depth.max()].sort_values("seed")
         shallow = group[group.depth == group.depth.min()].sort_values("seed")
         case = f"{dataset}, L = {int(deep.depth.iloc[0])} vs {int(shallow.depth.iloc[0])}"
-        ms.append(
-            measured(
-                "jacot2023.fig3.deep_vs_shallow",
-                list(deep.output_distance.to_numpy() / shallow.output_distance.to_numpy()),
-                case,
+        if dataset == SHALLOW_PANEL:
+            ms.append(
+                measured(
+                    "jacot2023.fig3.deep_vs_shallow",
+                    list(deep.output_distance.to_numpy() / shallow.output_distance.to_numpy()),
+                    case,
+                )
             )
-        )
         ms.append(
             measured(
                 "jacot2023.fig3.deep_denoises",

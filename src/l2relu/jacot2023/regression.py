@@ -81,21 +81,24 @@ def middle_layers(depth: int) -> range:
     return range(third + 1, depth - third + 1)
 
 
-def bottleneck_rank(weights, biases, x, rel_tol: float) -> tuple[int, int]:
-    """(layer, rank): the hidden layer whose centred representation has the smallest numerical
-    rank (the first such layer)."""
+def bottleneck_rank(weights, biases, x, **reading) -> tuple[int, int]:
+    """(layer, rank): the hidden layer whose centred representation has the smallest rank under
+    `reading` (rank.read_rank's parameters), the first such layer."""
     spectra = rank.representation_spectra(weights, biases, x, n_values=x.shape[1])
-    ranks = [rank.numerical_rank(r["centred_sv"], rel_tol) for r in spectra[:-1]]
+    ranks = [rank.read_rank(r["centred_sv"], **reading) for r in spectra[:-1]]
     best = int(np.argmin(ranks))
     return best + 1, ranks[best]
 
 
-def fig1_tables(arrays: dict, x: np.ndarray, n_values: int, rank_rel_tol: float, index=0):
+def fig1_tables(
+    arrays: dict, x: np.ndarray, n_values: int, rank_rel_tol: float, index=0, rank_readings=()
+):
     """Fig. 1's panels for network `index` of a checkpoint: `spectra` (long: layer, kind in
     activations / centred / weights, index, value) and `layers` (one row per layer: the
     nonlinearity impact, numerical ranks of Z_l, the rank read at the largest gap of the first
     n_values singular values of Z_l as the paper's left panel shows them, ||W_l||^2 with its
-    bias)."""
+    bias, and Z_l's rank under each of `rank_readings` (registry Readings of rank.read_rank),
+    in a column "rank: <reading>")."""
     weights, biases = network(arrays, index)
     rows, layer_rows = [], []
     representation = rank.representation_spectra(weights, biases, x, n_values=x.shape[1])
@@ -112,6 +115,10 @@ def fig1_tables(arrays: dict, x: np.ndarray, n_values: int, rank_rel_tol: float,
                 "centred_gap_rank": rank.gap_rank(r["centred_sv"][:n_values]),
                 "squared_norm": float((w**2).sum() + (b**2).sum()),
                 "middle": r["layer"] in middle_layers(len(weights)),
+            }
+            | {
+                f"rank: {reading.name}": rank.read_rank(r["activations_sv"], **reading.parameters)
+                for reading in rank_readings
             }
         )
     for layer, values in enumerate(rank.weight_spectra(weights, n_values), start=1):
@@ -162,13 +169,18 @@ def _test_mse(prediction, y_test) -> float:
     return float(((prediction - y_test) ** 2).sum(axis=0).mean())
 
 
-def bottleneck_table(arrays: dict, task: LatentTask, runs: pd.DataFrame, rel_tol: float):
-    """One row per network of a stacked checkpoint: its run summary, the hidden layer of
-    smallest centred numerical rank and that rank."""
+def bottleneck_table(arrays: dict, task: LatentTask, runs: pd.DataFrame, readings):
+    """One row per network of a stacked checkpoint and reading (registry Readings of
+    rank.read_rank): its run summary, the reading, the hidden layer of smallest centred rank
+    and that rank."""
     x, _, _ = task.sample(int(runs.n_train.iloc[0]))
     rows = []
     for index, run in enumerate(runs.to_dict("records")):
         weights, biases = network(arrays, index)
-        layer, smallest = bottleneck_rank(weights, biases, x, rel_tol)
-        rows.append(run | {"bottleneck_layer": layer, "bottleneck_rank": smallest})
+        for reading in readings:
+            layer, smallest = bottleneck_rank(weights, biases, x, **reading.parameters)
+            rows.append(
+                run
+                | {"reading": reading.name, "bottleneck_layer": layer, "bottleneck_rank": smallest}
+            )
     return pd.DataFrame(rows)
