@@ -311,3 +311,35 @@ def test_a_reference_is_given_exactly_when_the_criterion_uses_one(tmp_path):
     )
     with pytest.raises(RegistryError, match="lacks"):
         claims.evaluate(registry, [claims.measured("demo.fig1.onset", 10), check])
+
+
+def test_a_seed_that_fails_a_precondition_is_left_out_and_counted(tmp_path):
+    entry = _entry(requires=["fits"], criterion=">= 1")
+    registry = load_registry([_registry(tmp_path, {"demo.fig1.onset": entry})])
+    fits = [True, False, True, True]
+    rows = claims.evaluate(
+        registry, [claims.measured("demo.fig1.onset", [2, 0, 3, 1], meets={"fits": fits})]
+    )
+    r = rows.iloc[0]
+    # the misfit seed's 0 would have failed: it is not measured, not a counter-example
+    assert (r.n_seeds, r.n_excluded, r.n_hold, r.status) == (4, 1, 3, "pass")
+    assert "left out: 1 misfit" in r.reproduced_value
+    assert json.loads(r["values"]) == [2.0, None, 3.0, 1.0]
+    for meets in ({}, {"fits": fits, "not_collapsed": fits}, {"fits": fits[:3]}):
+        with pytest.raises(RegistryError, match="demo.fig1.onset"):
+            claims.evaluate(
+                registry, [claims.measured("demo.fig1.onset", [2, 0, 3, 1], meets=meets)]
+            )
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"requires": ["converges"]}, "is not a list of"),
+        ({"requires": "fits"}, "is not a list of"),
+        ({"requires": ["fits"], "kind": "exact"}, "only an empirical claim"),
+    ],
+)
+def test_a_precondition_must_be_known_and_of_an_empirical_claim(tmp_path, changes, message):
+    with pytest.raises(RegistryError, match=message):
+        load_registry([_registry(tmp_path, {"demo.fig1.onset": _entry(**changes)})])

@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO
+from conftest import REPO, judged
 
 from l2relu.jacot2022 import theory
 from l2relu.plateau import (
@@ -290,7 +290,6 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
     reads no rays on its dead layer; the ledger leaves it out of every Fig. 1 row (its forces'
     ratio read 1 before, failing the radial balance check of networks that had nothing to
     balance) and says so. With every seed collapsed nothing is measured and the rows fail."""
-    from conftest import judged
 
     from l2relu.jacot2022 import fig1, ledger
 
@@ -308,27 +307,29 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
     assert not alive.collapsed.any() and dead.collapsed.all()
     assert np.isnan(dead.mass_on_ray.iloc[0])  # no active neuron in Z1
 
-    # seeds 0, 2 as measured by a converged run would be; seed 1 collapsed, its ratios at 1
+    # seeds 0, 2, 3 as measured by a converged run would be; seed 1 collapsed, its ratios at 1
     layers = pd.DataFrame(
         [
             {"seed": s, "layer": layer, "collapsed": s == 1, "active_neurons": 0 if s == 1 else 20}
             | {"silhouette": 0.8, "mass_on_ray": 1.0, "balance": 1.0 if s == 1 else 0.01}
             | {f"mass_on_ray: {r}": 1.0 for r in RAYS}
             | {"balance_radial": 1.0 if s == 1 else 1e-4}
-            for s in range(3)
+            for s in range(4)
             for layer in (1, 2)
         ]
     )
-    runs = pd.DataFrame({"seed": range(3), "diverged": False, "diverged_step": -1})
+    runs = pd.DataFrame({"seed": range(4), "diverged": False, "diverged_step": -1})
     rows = judged(ledger.fig1_claims(layers, runs, 3, RAYS)).set_index("claim_id", drop=False)
-    assert rows.loc["jacot2022.fig1.no_collapse", "status"] == "fail"  # 1 of 3: seen
+    assert rows.loc["jacot2022.fig1.no_collapse", "status"] == "fail"  # 1 of 4: seen
     rows = rows[rows.claim_id.str.contains(r"\.fig1\.(?:inputs|neurons|forces|radial)")]
     assert (rows[~rows.primary].reading.isin(RAYS[1:])).all()  # rays under every reading
     rows = rows[rows.primary]
     assert len(rows) == 8 and (rows.status == "pass").all()
-    assert rows.reproduced_value.str.contains("1 of 3 collapsed, left out").all()
-    assert (rows[rows.kind == "empirical"].n_seeds == 2).all()
-    assert rows.reproduced_value.str.contains("active neurons 20, 20;").sum() == 2
+    empirical = rows[rows.kind == "empirical"]
+    assert empirical.reproduced_value.str.contains("left out: 1 collapsed").all()
+    assert (empirical.n_seeds == 4).all() and (empirical.n_excluded == 1).all()
+    assert rows.reproduced_value.str.contains("1 of 4 collapsed, left out").sum() == 2  # radial
+    assert rows.reproduced_value.str.contains("active neurons 20, 20, 20;").sum() == 2
 
     # a live network with a layer of 3 active neurons: that layer's rays are left out, counted
     few = layers.assign(collapsed=False, balance=0.01, balance_radial=1e-4)
@@ -338,7 +339,8 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
     rays = rows[(rows.claim_id == "jacot2022.fig1.neurons_along_rays") & rows.primary]
     rays = rays.set_index("claim")
     z2 = rays.loc[rays.index.str.endswith("Z2")].iloc[0]
-    assert z2.n_seeds == 2 and "1 of 3 with 3 or fewer active neurons" in z2.reproduced_value
+    assert z2.n_seeds == 4 and z2.n_excluded == 1
+    assert "left out: 1 with too few active neurons" in z2.reproduced_value
     assert (rows[rows.claim_id == "jacot2022.fig1.no_collapse"].status == "pass").all()
 
     every_seed = judged(ledger.fig1_claims(layers.assign(collapsed=True), runs, 3, RAYS))
@@ -421,17 +423,18 @@ def test_the_fig1_study_reads_no_rays_in_a_layer_of_too_few_neurons():
     rows = pd.DataFrame(
         [
             {"inputs": "raw", "lam": 0.01, "seed": s, "layer": layer, "collapsed": False}
-            | {"active_neurons": 14, "always_active_neurons": 7, "always_active_mass": 0.5}
+            | {"active_neurons": 3 if s == 0 else 14, "always_active_neurons": 2}
+            | {"always_active_mass": 0.5}
             | {f"mass_on_ray: {r}": np.nan if s == 0 else 1.0 for r in RAYS}
-            | {f"mass_on_ray_plane: {r}": 1.0 for r in RAYS}
+            | {f"mass_on_ray_plane: {r}": np.nan if s == 0 else 1.0 for r in RAYS}
             for s in range(4)
             for layer in (1, 2)
         ]
     )
-    measurements = ledger.fig1_study_claims(rows, 3, RAYS)
-    (z1,) = [m for m in measurements if m.claim_id.endswith("z1_rays") and m.reading == RAYS[0]]
-    assert z1.values == [1.0, 1.0, 1.0]
-    assert "1 of 4 with 3 or fewer active neurons" in z1.detail
+    measured = judged(ledger.fig1_study_claims(rows, 3, RAYS), every_entry=False)
+    z1 = measured[(measured.claim_id == "jacot2022.fig1study.z1_rays") & measured.primary].iloc[0]
+    assert (z1.n_seeds, z1.n_excluded, z1.n_hold, z1.status) == (4, 1, 3, "pass")
+    assert "left out: 1 with too few active neurons" in z1.reproduced_value
 
 
 def test_the_fig1_study_calls_a_constant_network_collapsed():

@@ -405,10 +405,10 @@ def test_the_fig2_study_leaves_out_networks_that_misfit_and_reads_nothing_where_
     networks = pd.DataFrame(
         [
             {"family": "bands", "depth": depth, "seed": s, "lam": 0.0, "diverged": False}
-            | {"train_accuracy": 1.0 if s < 2 or depth == 2 else 0.9}
+            | {"train_accuracy": 1.0 if s < 3 or depth == 2 else 0.9}
             | {"tripoints_box": 0 if depth == 2 else 3, "tripoints_padded": 4 if depth == 2 else 0}
             for depth in (2, 9)
-            for s in range(3)
+            for s in range(4)
         ]
     )
     rows = judged(ledger.fig2_study_claims(networks, shallow=2, deep=9, pad=1.5))
@@ -422,9 +422,10 @@ def test_the_fig2_study_leaves_out_networks_that_misfit_and_reads_nothing_where_
         status["jacot2023.fig2study.tripoints_shallow|bands, 1.5x box, L = 2, lambda = 0"] == "pass"
     )
     deep = rows.loc["jacot2023.fig2study.tripoints_deep|bands, 1.5x box, L = 9, lambda = 0"]
-    assert deep.n_seeds == 2 and "1 of 3 seeds below training accuracy 1" in deep.reproduced_value
+    assert (deep.n_seeds, deep.n_excluded) == (4, 1)
+    assert "left out: 1 misfit" in deep.reproduced_value
     none_fit = networks.assign(train_accuracy=0.5)
     rows = judged(ledger.fig2_study_claims(none_fit, shallow=2, deep=9, pad=1.5))
     # no network to measure is no verdict
-    assert set(rows.status) == {"inconclusive"} and set(rows.n_seeds) == {3}
-    assert set(rows.n_excluded) == {3}
+    assert set(rows.status) == {"inconclusive"} and set(rows.n_seeds) == {4}
+    assert set(rows.n_excluded) == {4}

@@ -327,3 +327,17 @@ def test_each_reading_is_its_own_row_and_a_changed_robustness_is_listed():
     }
     # a ledger written before readings: its rows are the entries' only readings ("")
     assert reference.differences(_ledger(BASE), _ledger(BASE).assign(reading=""), 1e-3).empty
+
+
+def test_a_ledger_written_before_readings_stands_for_each_entrys_primary_reading(tmp_path):
+    path = tmp_path / "paper.yaml"
+    readings = [
+        {"name": "tight", "parameters": {"tol": 1}, "why": "words"},
+        {"name": "loose", "parameters": {"tol": 2}, "why": "words"},
+    ]
+    path.write_text(yaml.safe_dump({"paper.fig1.a": ENTRY | {"readings": readings}}))
+    registry = load_registry([path])
+    old = _ledger(BASE[:1])  # no reading column
+    new = pd.concat([old.assign(reading="tight"), old.assign(reading="loose")])
+    diff = reference.differences(new, old, 1e-3, registry)
+    assert diff[["reading", "field", "this_run"]].values.tolist() == [["loose", "row", "present"]]

@@ -10,13 +10,20 @@ The kinds (empirical, exact, check) are explained in l2relu.registry.
 """
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from statistics import median
 
 import pandas as pd
 
-from l2relu.registry import Claim, RegistryError, finite, fmt, load_registry
+from l2relu.registry import (
+    FAILED_PRECONDITION,
+    Claim,
+    RegistryError,
+    finite,
+    fmt,
+    load_registry,
+)
 
 STATUSES = ("pass", "mixed", "fail", "inconclusive")
 COLUMNS = [
@@ -57,15 +64,35 @@ class Measurement:
     ref: float | None = None  # the reference a criterion's 'ref' means (e.g. N^2/4)
     detail: str = ""  # printed after the value: "64/288", "L = 6, 9"
     reading: str = ""  # which of the entry's readings; "" where it has one
+    # per precondition the entry requires, whether each seed meets it (registry.PRECONDITIONS)
+    meets: dict = field(default_factory=dict)
 
 
-def measured(claim_id, values, case="", ref=None, detail="", reading="") -> Measurement:
-    """`values`: one number, or one per seed."""
+def measured(claim_id, values, case="", ref=None, detail="", reading="", meets=None) -> Measurement:
+    """`values`: one number, or one per seed; `meets`: {precondition: one bool per seed}."""
     if not isinstance(values, list | tuple):
         values = [values]
     values = [None if v is None else float(v) for v in values]
     ref = None if ref is None else float(ref)
-    return Measurement(claim_id, values, case, ref, detail, reading)
+    meets = {k: [bool(x) for x in v] for k, v in (meets or {}).items()}
+    return Measurement(claim_id, values, case, ref, detail, reading, meets)
+
+
+def _preconditions(claim: Claim, m: Measurement) -> tuple[list, str]:
+    """The values of the seeds that meet every precondition the entry requires (None for the
+    others), and what left them out: "2 not collapsed"."""
+    if set(m.meets) != set(claim.requires):
+        raise RegistryError(
+            f"{claim.id!r} ({m.case or 'no case'}): preconditions measured "
+            f"{sorted(m.meets)}, the entry requires {sorted(claim.requires)}"
+        )
+    for name, per_seed in m.meets.items():
+        if len(per_seed) != len(m.values):
+            raise RegistryError(f"{claim.id!r}: precondition {name!r} not given for every seed")
+    kept = [all(m.meets[n][i] for n in claim.requires) for i in range(len(m.values))]
+    failed = {n: sum(not x for x in m.meets[n]) for n in claim.requires}
+    shown = ", ".join(f"{k} {FAILED_PRECONDITION[n]}" for n, k in failed.items() if k)
+    return [v if k else None for v, k in zip(m.values, kept, strict=True)], shown
 
 
 def each_reading(claim: Claim, measure) -> list[Measurement]:
@@ -125,6 +152,12 @@ def _summary(values, spec) -> str:
 
 def row(claim: Claim, m: Measurement) -> dict:
     criterion = claim.reading(m.reading).criterion
+    values, failed = _preconditions(claim, m)
+    m = replace(
+        m,
+        values=values,
+        detail="; ".join(filter(None, [m.detail, failed and f"left out: {failed}"])),
+    )
     holds = [criterion.holds(v, m.ref) for v in m.values]
     # an empirical seed without a finite value was not measured (left out, or not measurable);
     # an exact statement's or a check's every value counts: its measures write NaN for a

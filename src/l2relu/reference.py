@@ -30,11 +30,14 @@ KEY = ["claim_id", "claim", "reading"]
 EXACT = ["n_hold", "n_seeds", "n_excluded", "status", "robustness"]
 
 
-def _with_reading(ledger: pd.DataFrame) -> pd.DataFrame:
-    """A ledger's rows with their reading ("" where the entry has one, or the ledger was
-    written before readings: its rows are then the primary's)."""
+def _with_reading(ledger: pd.DataFrame, registry: dict | None = None) -> pd.DataFrame:
+    """A ledger's rows with their reading ("" where the entry has one). A ledger written before
+    readings has one row per claim and case, the verdict it then read: it stands for the
+    entry's primary reading (the registry's, where it is given)."""
     if "reading" not in ledger:
-        return ledger.assign(reading="")
+        registry = registry or {}
+        primary = [registry[c].reading_names[0] if c in registry else "" for c in ledger.claim_id]
+        return ledger.assign(reading=primary)
     return ledger.assign(reading=ledger.reading.fillna(""))
 
 
@@ -94,7 +97,7 @@ def differences(
     the same claim and case, and every row only one of them has, over the targets `run` built (a
     reference may hold more targets than a run builds)."""
     registry = registry or {}
-    run, reference = _with_reading(run), _with_reading(reference)
+    run, reference = _with_reading(run, registry), _with_reading(reference, registry)
     reference = reference[reference.target.isin(run.target)]
     merged = run.merge(reference, on=KEY, how="outer", suffixes=("", "_ref"), indicator=True)
     out = []
@@ -292,9 +295,10 @@ def side_by_side(a: Path, b: Path, registry_paths, width: int = 48) -> str:
     status), and the verdict's change."""
     from l2relu.registry import load_registry
 
-    measures = {k: c.measure for k, c in load_registry([Path(p) for p in registry_paths]).items()}
+    registry = load_registry([Path(p) for p in registry_paths])
+    measures = {k: c.measure for k, c in registry.items()}
     left, right = (
-        _with_case(_with_reading(pd.read_csv(d / "claims.csv")), measures) for d in (a, b)
+        _with_case(_with_reading(pd.read_csv(d / "claims.csv"), registry), measures) for d in (a, b)
     )
     left = left[left.target.isin(right.target)]
     merged = left.merge(

@@ -56,6 +56,10 @@ OPTIONAL_FIELDS = {
         "first, each a name, the measure's parameters, an optional criterion (default the "
         "entry's) and why the words allow it; every reading is computed from the same runs"
     ),
+    "requires": (
+        "the preconditions (PRECONDITIONS) a seed must meet to be measured, for an empirical "
+        "claim: a seed that fails one is left out and counted"
+    ),
     "reference_tol": (
         "how far (a share of the larger) a value may move between two builds and still be the "
         "same result, for a value from training that moves with the BLAS kernels; default "
@@ -89,7 +93,32 @@ OPTIONAL_HISTORY_FIELDS = {
     "new": "what it reads after",
     "state": "the entry's state hash after the change (entry_state); the last item has it",
 }
-STATE_FIELDS = ("kind", "quote", "measure", "criterion", "quantifier", "min_measured", "readings")
+STATE_FIELDS = (
+    "kind",
+    "quote",
+    "measure",
+    "criterion",
+    "quantifier",
+    "min_measured",
+    "readings",
+    "requires",
+)
+# what a seed must meet to be measured: a claim about trained networks is not tested by a
+# network the claim is not about (it misfits, it computes a constant)
+PRECONDITIONS = {
+    "fits": "the network fits its training set (training accuracy 1, no divergence)",
+    "not_collapsed": "the network is not collapsed (its outputs vary over the inputs)",
+    "readable_layer": (
+        "the layer has more active neurons than rays (fewer lie on that many rays whatever "
+        "they learned)"
+    ),
+}
+# how the ledger names a seed that fails each
+FAILED_PRECONDITION = {
+    "fits": "misfit",
+    "not_collapsed": "collapsed",
+    "readable_layer": "with too few active neurons",
+}
 READING_FIELDS = {"name", "parameters", "criterion", "why"}
 
 # A value this many times inside a one-sided bar (|v| <= |B| / FAR_INSIDE where 0 passes,
@@ -216,6 +245,7 @@ class Claim:
     quantifier_words: str = ""  # the paper's words that decide it
     history: tuple = ()  # the changes, oldest first, as dicts of HISTORY_FIELDS
     readings: tuple = ()  # Readings, the primary first; () where the measure has one reading
+    requires: tuple = ()  # PRECONDITIONS a seed must meet to be measured
 
     @property
     def every_reading(self) -> tuple:
@@ -253,10 +283,15 @@ class Reading:
 
 def entry_state(claim: Claim) -> str:
     """A hash of what a verdict depends on (STATE_FIELDS), to tell a change from none."""
-    values = {name: getattr(claim, name) for name in STATE_FIELDS if name != "readings"}
+    values = {
+        name: getattr(claim, name) for name in STATE_FIELDS if name not in ("readings", "requires")
+    }
     values["criterion"] = claim.criterion.text
-    if claim.readings:  # an entry without readings hashes as it did before they existed
+    # an entry without readings or preconditions hashes as it did before they existed
+    if claim.readings:
         values["readings"] = [[r.name, r.parameters, r.criterion.text] for r in claim.readings]
+    if claim.requires:
+        values["requires"] = list(claim.requires)
     return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:12]
 
 
@@ -319,6 +354,13 @@ def _entry(claim_id, entry, paper, where) -> Claim:
         raise RegistryError(f"{where}: min_measured {least!r} is not a whole number >= 1")
     history = _history(entry.get("history"), where)
     readings = _readings(entry.get("readings", []), criterion, where)
+    requires = entry.get("requires", [])
+    if not isinstance(requires, list) or set(requires) - set(PRECONDITIONS):
+        raise RegistryError(
+            f"{where}: requires {requires!r} is not a list of {', '.join(PRECONDITIONS)}"
+        )
+    if requires and entry["kind"] != "empirical":
+        raise RegistryError(f"{where}: only an empirical claim has preconditions")
     fields = {
         k: " ".join(entry[k].split()) for k in ENTRY_FIELDS if k not in ("criterion", "history")
     }
@@ -332,6 +374,7 @@ def _entry(claim_id, entry, paper, where) -> Claim:
         quantifier_words=" ".join(str(entry.get("quantifier_words", "")).split()),
         history=history,
         readings=readings,
+        requires=tuple(requires),
         **fields,
     )
 

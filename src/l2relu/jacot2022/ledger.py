@@ -10,6 +10,8 @@ from l2relu.plateau import plateau_onset_on_log_scale, rise_beyond_spread
 
 ONSET_FIG2 = "jacot2022.fig2.plateau_onset"
 RAYS = "jacot2022.fig1.neurons_along_rays"
+CLUSTERS = "jacot2022.fig1.inputs_cluster_by_digit"
+FORCES = "jacot2022.fig1.forces_cancel"
 ONSET_IDS = {
     "bipartite": "jacot2022.theory.prop14_bipartite_onset",
     "onehot": "jacot2022.theory.prop14_onehot_onset",
@@ -105,47 +107,35 @@ def fig2_claims(runs: pd.DataFrame, onset_readings):
 
 def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int, ray_readings):
     """Fig. 1's observations per hidden layer, one value per seed: the data cluster by digit,
-    the neurons lie on rays, the forces cancel on the feasible directions; and the radial
-    balance that weight decay gives any trained ReLU network. A collapsed network (a constant
-    function: a dead layer) has no features, and its forces' ratios read 0 against 0: it is
-    left out of every row, counted in each and in a check of its own. A layer of n_rays or
-    fewer active neurons is on n_rays rays by construction: left out of the rays row, counted.
-    The rays row is read under each of `ray_readings` (layers' "mass_on_ray: <reading>")."""
+    the neurons lie on rays (under each of `ray_readings`: layers' "mass_on_ray: <reading>"),
+    the forces cancel on the feasible directions; and the radial balance that weight decay gives
+    any trained ReLU network. A collapsed network (a constant function: a dead layer) has no
+    features, and its forces' ratios read 0 against 0; a layer of n_rays or fewer active neurons
+    is on n_rays rays by construction: the registry's preconditions leave such seeds out, and
+    a check counts the collapsed ones."""
     ms = []
     n_seeds = layers.seed.nunique()
     collapsed = layers[layers.collapsed.astype(bool)].seed.nunique()
-    left_out = f"{collapsed} of {n_seeds} collapsed, left out" if collapsed else ""
     for layer, per_seed in layers.groupby("layer", sort=True):
-        kept = per_seed[~per_seed.collapsed.astype(bool)].sort_values("seed")
+        per_seed = per_seed.sort_values("seed")
         case = f"Z{layer}"
-        values = {
-            column: list(kept[column]) or [None] * n_seeds  # none kept: nothing measured
-            for column in ("silhouette", "balance")
-        }
-        ms.append(
-            measured(
-                "jacot2022.fig1.inputs_cluster_by_digit",
-                values["silhouette"],
-                case,
-                detail=left_out,
-            )
-        )
-        active = "active neurons " + ", ".join(map(str, kept.active_neurons))
+        alive = list(~per_seed.collapsed.astype(bool))
+        readable = list(per_seed.active_neurons > n_rays)
+        live = {"not_collapsed": alive}
+        ms.append(measured(CLUSTERS, list(per_seed.silhouette), case, meets=live))
+        active = "active neurons " + ", ".join(map(str, per_seed.active_neurons[alive]))
         for reading in ray_readings:
-            shares, rays_left_out = _readable(
-                kept[f"mass_on_ray: {reading}"], n_seeds, collapsed, n_rays
-            )
-            detail = "; ".join(filter(None, [active, rays_left_out]))
-            ms.append(measured(RAYS, shares, case, None, detail, reading))
-        ms.append(
-            measured("jacot2022.fig1.forces_cancel", values["balance"], case, detail=left_out)
-        )
+            shares = list(per_seed[f"mass_on_ray: {reading}"])
+            rays = live | {"readable_layer": readable}
+            ms.append(measured(RAYS, shares, case, None, active, reading, rays))
+        ms.append(measured(FORCES, list(per_seed.balance), case, meets=live))
+        kept = per_seed[alive]
         ms.append(
             measured(
                 "jacot2022.fig1.radial_balance",
                 [kept.balance_radial.max() if len(kept) else None],
                 case,
-                detail=left_out,
+                detail=f"{collapsed} of {n_seeds} collapsed, left out" if collapsed else "",
             )
         )
     ms.append(measured("jacot2022.fig1.no_collapse", collapsed, detail=f"of {n_seeds}"))
@@ -153,50 +143,37 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int, ray_readi
     return ms
 
 
-def _readable(shares: pd.Series, n_seeds: int, collapsed: int, n_rays: int):
-    """The shares that can be read (per seed, NaN left out), and the detail that counts the
-    seeds left out; a setting where none can be read measures nothing."""
-    values = list(shares.dropna())
-    few = len(shares) - len(values)
-    detail = "; ".join(
-        filter(
-            None,
-            [
-                f"{collapsed} of {n_seeds} collapsed" if collapsed else "",
-                f"{few} of {n_seeds} with {n_rays} or fewer active neurons" if few else "",
-            ],
-        )
-    )
-    return values or [None] * n_seeds, f"{detail}, left out" if detail else ""
-
-
 def fig1_study_claims(networks: pd.DataFrame, n_rays: int, ray_readings):
     """The Fig. 1 study, per setting (inputs, lambda) and per seed: the share of each hidden
     layer's norm on rays, in the full space and (Z1) in the figure's plane, under each of
     `ray_readings` (columns "mass_on_ray: <reading>", "mass_on_ray_plane: <reading>"). A collapsed
     network (a constant function) has no features to align, and a layer of n_rays or fewer
-    active neurons is on n_rays rays by construction: both are left out, and counted."""
+    active neurons is on n_rays rays by construction: the registry's preconditions leave both
+    out, and the rows count them (a plane share that cannot be read, too few neurons seen in
+    the plane, is left out as not measured)."""
     ms = []
     for (inputs, lam), setting in networks.groupby(["inputs", "lam"], sort=True):
         case = f"{inputs} inputs, lambda = {lam:g}"
-        n_seeds = setting.seed.nunique()
-        setting = setting[~setting.collapsed.astype(bool)]
         z1 = setting[setting.layer == 1].sort_values("seed")
         z2 = setting[setting.layer == 2].sort_values("seed")
-        collapsed = n_seeds - len(z1)
+        alive = list(~z1.collapsed.astype(bool))
+        live = z1[alive]
         cut = (
-            f"median always-active {z1.always_active_neurons.median():g} of "
-            f"{z1.active_neurons.median():g} active neurons"
-            if len(z1)
+            f"median always-active {live.always_active_neurons.median():g} of "
+            f"{live.active_neurons.median():g} active neurons"
+            if len(live)
             else ""
         )
         for reading in ray_readings:
-            for claim_id, shares, note in (
-                ("jacot2022.fig1study.z1_rays", z1[f"mass_on_ray: {reading}"], cut),
-                ("jacot2022.fig1study.z2_rays", z2[f"mass_on_ray: {reading}"], ""),
-                ("jacot2022.fig1study.z1_rays_plane", z1[f"mass_on_ray_plane: {reading}"], ""),
+            for claim_id, layer, column, note in (
+                ("jacot2022.fig1study.z1_rays", z1, "mass_on_ray", cut),
+                ("jacot2022.fig1study.z2_rays", z2, "mass_on_ray", ""),
+                ("jacot2022.fig1study.z1_rays_plane", z1, "mass_on_ray_plane", ""),
             ):
-                values, left_out = _readable(shares, n_seeds, collapsed, n_rays)
-                detail = "; ".join(filter(None, [note, left_out]))
-                ms.append(measured(claim_id, values, case, None, detail, reading))
+                meets = {
+                    "not_collapsed": alive,
+                    "readable_layer": list(layer.active_neurons > n_rays),
+                }
+                shares = list(layer[f"{column}: {reading}"])
+                ms.append(measured(claim_id, shares, case, None, note, reading, meets))
     return ms
