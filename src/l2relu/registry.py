@@ -69,17 +69,23 @@ OPTIONAL_FIELDS = {
 # An entry's history: one item per change, oldest first. What a verdict depends on (STATE_FIELDS)
 # is hashed, and the last item records that hash, so that a change without an item is seen
 # (tests/test_claims_history.py).
-CHANGES = (
-    "created",
+STATE_FIELDS = (
     "kind",
     "quote",
     "measure",
     "criterion",
     "quantifier",
     "min_measured",
-    "exclusion",
-    "preconditions",
     "readings",
+    "requires",
+)
+# what a history item may say changed: a state field (a precondition is the field requires),
+# or how a measure leaves seeds out (before preconditions existed)
+CHANGES = (
+    "created",
+    *(f for f in STATE_FIELDS if f != "requires"),
+    "preconditions",
+    "exclusion",
 )
 HISTORY_FIELDS = {
     "date": "when, YYYY-MM-DD",
@@ -93,16 +99,6 @@ OPTIONAL_HISTORY_FIELDS = {
     "new": "what it reads after",
     "state": "the entry's state hash after the change (entry_state); the last item has it",
 }
-STATE_FIELDS = (
-    "kind",
-    "quote",
-    "measure",
-    "criterion",
-    "quantifier",
-    "min_measured",
-    "readings",
-    "requires",
-)
 # what a seed must meet to be measured: a claim about trained networks is not tested by a
 # network the claim is not about (it misfits, it computes a constant)
 PRECONDITIONS = {
