@@ -181,3 +181,11 @@ def test_the_headline_counts_primary_readings_and_lists_the_reading_dependent_cl
     header, *rows = dependent
     assert [r[header.index("reading")] for r in rows] == ["tighter (primary)", "looser"]
     assert [r[header.index("status")] for r in rows] == ["pass", "fail"]
+
+
+def test_rows_kept_from_a_ledger_before_readings_count_as_primary():
+    old = DEFAULT.copy()
+    new = DEFAULT.assign(reading="r", primary="True", robustness="one reading")
+    mixed = pd.concat([old.iloc[:10].assign(reading="", primary=""), new.iloc[10:]])
+    assert verdict.verdict_counts(mixed) == verdict.verdict_counts(DEFAULT)
+    assert len(claims.primary(mixed)) == len(DEFAULT)

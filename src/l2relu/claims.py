@@ -273,7 +273,9 @@ def primary(ledger: pd.DataFrame) -> pd.DataFrame:
     before readings existed has only those."""
     if "primary" not in ledger:
         return ledger
-    return ledger[ledger.primary.astype(str).str.lower() == "true"]
+    # a row kept from a ledger written before readings has no value here: it is the primary's
+    flag = ledger.primary.astype(str).str.lower()
+    return ledger[flag.isin(["true", "", "nan"])]
 
 
 def ledger(frames: list[pd.DataFrame]) -> pd.DataFrame:
