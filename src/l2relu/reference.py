@@ -20,9 +20,12 @@ import platform
 import shutil
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 import yaml
+
+from l2relu.verdict import held
 
 KEY = ["claim_id", "claim", "reading"]
 # the columns that carry a verdict, compared exactly; the values are compared per seed
@@ -268,11 +271,11 @@ def _shown(row: dict, side: str, width: int) -> str:
         return "—"
     value = str(row[f"reproduced_value{side}"])
     value = value if len(value) <= width else value[: width - 1] + "…"
-    excluded = row.get(f"n_excluded{side}")
-    excluded = 0 if excluded is None or pd.isna(excluded) else int(excluded)
-    held = f"{row[f'n_hold{side}']:.0f}/{row[f'n_seeds{side}'] - excluded:.0f}"
-    held += f", {excluded} excluded" if excluded else ""
-    return _cell(f"{value} ({held}, {row[f'status{side}']})")
+    counts = SimpleNamespace(
+        **{k: row.get(f"{k}{side}") for k in ("n_hold", "n_seeds", "n_excluded")}
+    )
+    counts.n_hold, counts.n_seeds = int(counts.n_hold), int(counts.n_seeds)
+    return _cell(f"{value} ({held(counts)}, {row[f'status{side}']})")
 
 
 def _with_case(ledger: pd.DataFrame, measures: dict) -> pd.DataFrame:

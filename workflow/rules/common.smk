@@ -34,7 +34,7 @@ from l2relu.configcheck import (
 from l2relu.jacot2022.sweeps import plateau_widths
 from l2relu.registry import RegistryError, load_registry
 from l2relu.resources import asked, steps_per_job
-from l2relu.verdict import figure_title
+from l2relu.verdict import figure_title, paper_of
 
 # The jobs' software environment for `--sdm conda`: the runtime pins of pyproject.toml only.
 ENV = "../envs/l2relu.yaml"
@@ -216,10 +216,6 @@ def register_target(target_id, doc, tables, **parameters):
 
 
 # Every target's files: the figures and executed notebook it makes, and its ledger rows.
-def paper_of(target):
-    return target.split("_")[0]
-
-
 def figure_files(target):
     return [f"figures/{target}.pdf", f"figures/{target}.png"]
 
