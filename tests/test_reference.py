@@ -341,3 +341,17 @@ def test_a_ledger_written_before_readings_stands_for_each_entrys_primary_reading
     new = pd.concat([old.assign(reading="tight"), old.assign(reading="loose")])
     diff = reference.differences(new, old, 1e-3, registry)
     assert diff[["reading", "field", "this_run"]].values.tolist() == [["loose", "row", "present"]]
+
+
+def test_the_side_by_side_table_shows_exclusions_of_a_side_the_other_lacks(tmp_path):
+    """One reference written before n_excluded: the other's exclusions still show."""
+    registry = tmp_path / "paper.yaml"
+    registry.write_text(yaml.safe_dump({"paper.fig1.a": ENTRY}))
+    new, old = tmp_path / "new", tmp_path / "old"
+    for directory in (new, old):
+        directory.mkdir()
+    (row,) = BASE[:1]
+    _ledger([row]).assign(n_excluded=1).to_csv(new / "claims.csv", index=False)
+    _ledger([row]).to_csv(old / "claims.csv", index=False)
+    line = reference.side_by_side(new, old, [registry]).splitlines()[2]
+    assert "(2/2, 1 excluded, mixed)" in line and "(2/3, mixed)" in line

@@ -303,6 +303,8 @@ def side_by_side(a: Path, b: Path, registry_paths, width: int = 48) -> str:
     left, right = (
         _with_case(_with_reading(pd.read_csv(d / "claims.csv"), registry), measures) for d in (a, b)
     )
+    # a ledger written before n_excluded lacks it, and the merge suffixes only shared columns
+    left, right = (t if "n_excluded" in t else t.assign(n_excluded=None) for t in (left, right))
     left = left[left.target.isin(right.target)]
     merged = left.merge(
         right, on=["claim_id", "case", "reading"], how="outer", suffixes=("_a", "_b")
