@@ -49,12 +49,13 @@ def _markdown_tables(text):
 def test_claims_md_renders_every_not_passing_row_with_its_status():
     ledger = _hostile_ledger()
     tables = _markdown_tables(verdict.claims_markdown(ledger))
-    counts, not_passing = tables
+    counts, not_passing, *_ = tables
     header, *rows = not_passing
-    assert len(rows) == int((ledger.status != "pass").sum())
+    assert len(rows) == int((claims.primary(ledger).status != "pass").sum())
     assert all(len(r) == len(header) for r in rows)
     status = header.index("status")
-    assert [r[status] for r in rows] == list(ledger.status[ledger.status != "pass"])
+    first = claims.primary(ledger)
+    assert [r[status] for r in rows] == list(first.status[first.status != "pass"])
     # the hostile cell reads as written, not as columns or emphasis
     assert rows[0][header.index("claim")] == ledger.loc[0, "claim"]
 
@@ -96,7 +97,7 @@ def test_the_landing_page_opens_on_the_verdict_and_carries_every_figures_rows():
     assert "||W||_F^2 * 2 | a_b `code` <tag>" in text.replace("&lt;", "<").replace("&gt;", ">")
     assert "{{ y }} {% z %}" in text
     # the not-replicated table quotes the paper's words
-    failing = DEFAULT[DEFAULT.status == "fail"].iloc[0]
+    failing = claims.primary(DEFAULT)[lambda t: t.status == "fail"].iloc[0]
     assert " ".join(REGISTRY[failing.claim_id].quote.split()[:6]) in text
 
 
@@ -104,7 +105,10 @@ def test_a_caption_ends_with_its_figures_rows():
     rows = DEFAULT[DEFAULT.target == "jacot2023_fig1"]
     text = _visible_text(verdict.caption_rst("A depth-13 network.", rows), "body")
     assert text.startswith("A depth-13 network. Ledger rows")
-    assert "Of this target's 5 ledger rows, 3 replicated, 2 failed." in text
+    assert (
+        "Of this target's 5 ledger rows (primary readings; 3 more rows read them otherwise), "
+        "3 replicated, 2 failed; 0 reading-dependent." in text
+    )
     for r in rows.itertuples():
         assert f"{r.status} ({verdict.held(r)} seeds) {r.claim}" in text
 
@@ -135,7 +139,7 @@ def test_a_notebooks_analysis_quotes_the_paper_for_each_claim():
 
 def test_the_headline_counts_statuses():
     ledger = claims.ledger([DEFAULT])
-    n = (ledger.kind == "empirical").sum()
+    n = (claims.primary(ledger).kind == "empirical").sum()
     assert verdict.headline(ledger).startswith(
         f"Empirical claims (training or random data, over seeds): {n} in all"
     )
@@ -148,8 +152,9 @@ def test_inconclusive_rows_are_counted_apart_and_show_their_exclusions():
     assert (
         verdict.held(ledger.loc[first]) == f"1/{int(ledger.loc[first, 'n_seeds']) - 2}, 2 excluded"
     )
-    assert ", 1 inconclusive;" in verdict.headline(ledger)
-    counts, not_passing = _markdown_tables(verdict.claims_markdown(ledger))
+    before = int((claims.primary(DEFAULT).status == "inconclusive").sum())
+    assert f", {before + 1} inconclusive;" in verdict.headline(ledger)
+    counts, not_passing, *_ = _markdown_tables(verdict.claims_markdown(ledger))
     paper = ledger.loc[first, "target"].split("_")[0]
     row = next(r for r in counts[1:] if r[0] == paper)
     assert row[counts[0].index("inconclusive")] == "1"
@@ -165,7 +170,7 @@ def test_a_landing_page_where_every_row_passes_renders_without_an_empty_table():
 
 
 def test_the_headline_counts_primary_readings_and_lists_the_reading_dependent_claims():
-    ledger = DEFAULT.assign(reading="", primary="True", robustness="one reading")
+    ledger = claims.primary(DEFAULT).assign(reading="", primary="True", robustness="one reading")
     first = ledger.index[(ledger.kind == "empirical") & (ledger.status == "pass")][0]
     other = ledger.loc[[first]].assign(reading="looser", primary="False", status="fail")
     ledger.loc[first, ["reading", "robustness"]] = "tighter", "reading-dependent"
@@ -184,8 +189,7 @@ def test_the_headline_counts_primary_readings_and_lists_the_reading_dependent_cl
 
 
 def test_rows_kept_from_a_ledger_before_readings_count_as_primary():
-    old = DEFAULT.copy()
-    new = DEFAULT.assign(reading="r", primary="True", robustness="one reading")
-    mixed = pd.concat([old.iloc[:10].assign(reading="", primary=""), new.iloc[10:]])
+    first = claims.primary(DEFAULT)
+    mixed = pd.concat([first.iloc[:10].assign(reading="", primary=""), first.iloc[10:]])
     assert verdict.verdict_counts(mixed) == verdict.verdict_counts(DEFAULT)
-    assert len(claims.primary(mixed)) == len(DEFAULT)
+    assert len(claims.primary(mixed)) == len(first)

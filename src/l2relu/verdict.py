@@ -291,7 +291,7 @@ def landing_rst(ledger: pd.DataFrame, registry: dict[str, Claim], docs: dict[str
             [
                 r.claim_id,
                 f"{registry[r.claim_id].quote} ({registry[r.claim_id].where})",
-                r.claim,
+                r.claim + (f" [{_reading_cell(r)}]" if _reading_cell(r) else ""),
                 r.reproduced_value,
                 r.tolerance,
                 held(r),
@@ -300,6 +300,16 @@ def landing_rst(ledger: pd.DataFrame, registry: dict[str, Claim], docs: dict[str
             for r in not_passing.itertuples()
         ],
         widths=[14, 26, 22, 12, 10, 6, 6],
+    )
+    dependent = _dependent_rows(ledger)
+    claims_dependent = dependent.groupby(["claim_id", "claim"], sort=False).ngroups
+    lines += _heading(f"Claims whose verdict depends on the reading ({claims_dependent})", "-")
+    if not claims_dependent:
+        lines += ["None: every reading of a claim gives its primary's status.", ""]
+    lines += rst_table(
+        ["claim id", *ROW_HEADER],
+        [[r.claim_id, *row_cells(r)] for r in dependent.itertuples()],
+        widths=[14, 22, 12, 12, 14, 10, 8, 8],
     )
     lines += _heading("Every figure's rows", "-")
     for paper, targets in ledger.groupby(ledger.target.map(paper_of), sort=False):
