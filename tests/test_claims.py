@@ -343,3 +343,13 @@ def test_a_seed_that_fails_a_precondition_is_left_out_and_counted(tmp_path):
 def test_a_precondition_must_be_known_and_of_an_empirical_claim(tmp_path, changes, message):
     with pytest.raises(RegistryError, match=message):
         load_registry([_registry(tmp_path, {"demo.fig1.onset": _entry(**changes)})])
+
+
+def test_a_single_reading_entry_gives_its_measure_parameters(tmp_path):
+    entry = _entry(parameters={"rel_tol": 1e-8})
+    (claim,) = load_registry([_registry(tmp_path, {"demo.fig1.onset": entry})]).values()
+    assert claim.every_reading[0].parameters == {"rel_tol": 1e-8}
+    readings = [{"name": n, "parameters": {"t": 1}, "why": "w"} for n in ("a", "b")]
+    for bad in ({"parameters": "1e-8"}, {"parameters": {"t": 1}, "readings": readings}):
+        with pytest.raises(RegistryError, match="parameters are a mapping"):
+            load_registry([_registry(tmp_path, {"demo.fig1.onset": _entry(**bad)})])

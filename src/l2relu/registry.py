@@ -56,6 +56,10 @@ OPTIONAL_FIELDS = {
         "first, each a name, the measure's parameters, an optional criterion (default the "
         "entry's) and why the words allow it; every reading is computed from the same runs"
     ),
+    "parameters": (
+        "the measure's parameters (a cut-off, a tolerance) where it has one reading; an entry "
+        "with readings gives them per reading"
+    ),
     "requires": (
         "the preconditions (PRECONDITIONS) a seed must meet to be measured, for an empirical "
         "claim: a seed that fails one is left out and counted"
@@ -78,12 +82,13 @@ STATE_FIELDS = (
     "min_measured",
     "readings",
     "requires",
+    "parameters",
 )
 # what a history item may say changed: a state field (a precondition is the field requires),
 # or how a measure leaves seeds out (before preconditions existed)
 CHANGES = (
     "created",
-    *(f for f in STATE_FIELDS if f != "requires"),
+    *(f for f in STATE_FIELDS if f not in ("requires", "parameters")),
     "preconditions",
     "exclusion",
 )
@@ -242,11 +247,12 @@ class Claim:
     history: tuple = ()  # the changes, oldest first, as dicts of HISTORY_FIELDS
     readings: tuple = ()  # Readings, the primary first; () where the measure has one reading
     requires: tuple = ()  # PRECONDITIONS a seed must meet to be measured
+    parameters: dict | None = None  # the measure's parameters, where it has one reading
 
     @property
     def every_reading(self) -> tuple:
         """The readings, primary first; an entry without readings has one, named ""."""
-        return self.readings or (Reading("", {}, self.criterion, ""),)
+        return self.readings or (Reading("", dict(self.parameters or {}), self.criterion, ""),)
 
     def reading(self, name: str) -> "Reading":
         for r in self.every_reading:
@@ -279,15 +285,17 @@ class Reading:
 
 def entry_state(claim: Claim) -> str:
     """A hash of what a verdict depends on (STATE_FIELDS), to tell a change from none."""
-    values = {
-        name: getattr(claim, name) for name in STATE_FIELDS if name not in ("readings", "requires")
-    }
+    # readings, preconditions and parameters enter only where an entry has them, so that an
+    # entry without them hashes as it did before they existed
+    optional = ("readings", "requires", "parameters")
+    values = {name: getattr(claim, name) for name in STATE_FIELDS if name not in optional}
     values["criterion"] = claim.criterion.text
-    # an entry without readings or preconditions hashes as it did before they existed
     if claim.readings:
         values["readings"] = [[r.name, r.parameters, r.criterion.text] for r in claim.readings]
     if claim.requires:
         values["requires"] = list(claim.requires)
+    if claim.parameters:
+        values["parameters"] = claim.parameters
     return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:12]
 
 
@@ -357,6 +365,12 @@ def _entry(claim_id, entry, paper, where) -> Claim:
         )
     if requires and entry["kind"] != "empirical":
         raise RegistryError(f"{where}: only an empirical claim has preconditions")
+    parameters = entry.get("parameters")
+    if parameters is not None and (readings or not _measure_parameters(parameters)):
+        raise RegistryError(
+            f"{where}: parameters are a mapping of names to numbers or words, for an entry "
+            "without readings (readings give their own)"
+        )
     fields = {
         k: " ".join(entry[k].split()) for k in ENTRY_FIELDS if k not in ("criterion", "history")
     }
@@ -371,6 +385,7 @@ def _entry(claim_id, entry, paper, where) -> Claim:
         history=history,
         readings=readings,
         requires=tuple(requires),
+        parameters=parameters,
         **fields,
     )
 
@@ -390,10 +405,7 @@ def _readings(items, criterion, where) -> tuple:
         name, parameters, why = item.get("name"), item.get("parameters"), item.get("why")
         if not isinstance(name, str) or not name.strip() or name in names:
             raise RegistryError(f"{at}: a reading has a name of its own")
-        if not isinstance(parameters, dict) or not all(
-            isinstance(v, int | float | str) and not isinstance(v, bool)
-            for v in parameters.values()
-        ):
+        if not _measure_parameters(parameters):
             raise RegistryError(f"{at}: parameters are a mapping of names to numbers or words")
         if not isinstance(why, str) or not why.strip():
             raise RegistryError(f"{at}: 'why' (why the words allow this reading) is missing")
@@ -406,6 +418,12 @@ def _readings(items, criterion, where) -> tuple:
         names.add(name)
         readings.append(Reading(name, dict(parameters), own, " ".join(why.split())))
     return tuple(readings)
+
+
+def _measure_parameters(parameters) -> bool:
+    return isinstance(parameters, dict) and all(
+        isinstance(v, int | float | str) and not isinstance(v, bool) for v in parameters.values()
+    )
 
 
 def _history(items, where) -> tuple:

@@ -292,8 +292,10 @@ def reading_parameter(claim_id, name):
 
 
 def readings_parameter(claim_id, name):
-    """{reading: its parameter `name`} over a claim's readings, the primary first."""
-    return {r.name: r.parameters[name] for r in CLAIMS[claim_id].every_reading}
+    """{reading: its parameter `name`} over a claim's readings that have it, the primary first."""
+    return {
+        r.name: r.parameters[name] for r in CLAIMS[claim_id].every_reading if name in r.parameters
+    }
 
 
 def target_files(target):

@@ -41,7 +41,6 @@ measurements = ledger.krr_claims(
     task.d_in,
     task.d_out,
     task.true_rank,
-    params["exact_rel_tol"],
     load_registry([snakemake.input.registry]),
 )
 write_table(rows_from_registry(snakemake.input.registry, measurements), snakemake.output.claims)

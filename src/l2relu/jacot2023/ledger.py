@@ -8,6 +8,7 @@ from l2relu.claims import diverged_runs, measured
 from l2relu.jacot2023.rank import read_rank
 
 MIDDLE_RANK = "jacot2023.fig1.middle_layers_rank"
+KRR_FULL_RANK = "jacot2023.krr.krr_jacobian_full_rank"
 KRR_RANK = "jacot2023.krr.krr_overestimates_rank"
 NETWORK_JACOBIAN_RANK = "jacot2023.krr.network_jacobian_rank"
 DEPTH_RANK = "jacot2023.depth.recovering_depths"
@@ -43,9 +44,7 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, true_rank: int, rank_r
     return ms
 
 
-def krr_claims(
-    spectra: pd.DataFrame, d_in: int, d_out: int, true_rank: int, exact_rel_tol, registry
-):
+def krr_claims(spectra: pd.DataFrame, d_in: int, d_out: int, true_rank: int, registry):
     """App. D.1: KRR's Jacobian is full rank min(d_in, d_out), and overestimates the true rank
     even approximately (footnote 1), while the deep network's is ~ k. Approximate ranks are read
     under each reading of their entries (rank.read_rank on the spectrum relative to its
@@ -56,12 +55,14 @@ def krr_claims(
         per_point = s.groupby(["seed", "point"]).ratio.apply(point_rank)
         return list(per_point.groupby("seed").median())
 
+    exact_rel_tol = registry[KRR_FULL_RANK].every_reading[0].parameters["rel_tol"]
+
     def numerical(ratios):
         return int((ratios > exact_rel_tol).sum())
 
     ms = [
         measured(
-            "jacot2023.krr.krr_jacobian_full_rank",
+            KRR_FULL_RANK,
             median_ranks("krr", numerical),
             ref=min(d_in, d_out),
             detail=f"s_i > {exact_rel_tol:g} s_1",
