@@ -353,3 +353,12 @@ def test_a_single_reading_entry_gives_its_measure_parameters(tmp_path):
     for bad in ({"parameters": "1e-8"}, {"parameters": {"t": 1}, "readings": readings}):
         with pytest.raises(RegistryError, match="parameters are a mapping"):
             load_registry([_registry(tmp_path, {"demo.fig1.onset": _entry(**bad)})])
+
+
+def test_a_criterion_may_offset_its_reference():
+    criterion = Criterion.parse("in [ref, ref + 1]")
+    assert [criterion.holds(v, ref=3) for v in (2, 3, 4, 5)] == [False, True, True, False]
+    assert criterion.describe(ref=3, spec="{:g}") == "in [3, 4]"
+    assert criterion.needs_ref
+    with pytest.raises(ValueError):
+        Criterion.parse("in [ref, ref * 2]")

@@ -193,7 +193,10 @@ def test_fig1_ledger_judges_rank_impact_and_norm_per_seed():
     }
     # the paper's ~6 within 50%: a norm of 10 is too far
     rows = judged(ledger.fig1_claims(layers, _fig1_runs([0, 1, 2], norm=10.0), 4, RANK_READINGS))
-    assert rows.status[rows.claim_id == "jacot2023.fig1.norm_per_layer"].item() == "fail"
+    norm = rows[rows.claim_id == "jacot2023.fig1.norm_per_layer"]
+    # within 50% and factor 1.5 of 6 it fails; within a factor 2 it passes: reading-dependent
+    assert norm.status.tolist() == ["fail", "fail", "pass"]
+    assert set(norm.robustness) == {"reading-dependent"}
 
 
 def test_fig2_ledger_wants_tripoints_shallow_and_none_deep():

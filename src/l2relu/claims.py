@@ -210,6 +210,7 @@ def evaluate(registry: dict[str, Claim], measurements) -> pd.DataFrame:
     measurements = list(measurements)
     if not measurements:
         raise RegistryError("no measurements: a target measures at least one claim")
+    measurements = [m for ms in measurements for m in _criterion_readings(registry, ms)]
     rows, seen = [], set()
     for m in measurements:
         claim = registry.get(m.claim_id)
@@ -257,6 +258,17 @@ def _every_reading_once(frame: pd.DataFrame, registry) -> None:
                 f"{claim_id!r} ({claim}): measured under readings {sorted(g.reading)}, "
                 f"the entry has {names}"
             )
+
+
+def _criterion_readings(registry, m: Measurement) -> list[Measurement]:
+    """A measurement of an entry whose readings differ only in their criterion (no parameters)
+    is the same under each: one per reading."""
+    claim = registry.get(m.claim_id)
+    if claim is None or m.reading or not claim.readings:
+        return [m]
+    if any(r.parameters for r in claim.readings):
+        return [m]  # a measure read several ways: the builder measures each reading
+    return [replace(m, reading=r.name) for r in claim.readings]
 
 
 def rows_from_registry(path, measurements) -> pd.DataFrame:

@@ -134,7 +134,9 @@ class RegistryError(ValueError):
 
 # ---- criteria ----------------------------------------------------------------------------------
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_OPERAND = rf"(?:{_NUMBER}|ref)"
+# a number, or the measurement's reference, possibly plus a number ("ref + 1")
+_OPERAND = rf"(?:{_NUMBER}|ref(?:\s*\+\s*{_NUMBER})?)"
+_REF = re.compile(rf"\bref(?:\s*\+\s*({_NUMBER}))?")
 _GRAMMAR = [
     ("cmp", re.compile(rf"^(<=|>=|<|>)\s*({_OPERAND})$")),
     ("in", re.compile(rf"^in\s*\[\s*({_OPERAND})\s*,\s*({_OPERAND})\s*\]$")),
@@ -145,8 +147,8 @@ _GRAMMAR = [
 _WORDS = ("ref", "<", "<=", ">", ">=")
 CRITERION_GRAMMAR = (
     "'<= X', '>= X', '< X', '> X', 'in [A, B]', 'within T of X', 'within factor F of X' or "
-    "'within P% of X', where X, A and B are numbers or 'ref' (a reference the measurement "
-    "supplies per case)"
+    "'within P% of X', where X, A and B are numbers, 'ref' (a reference the measurement "
+    "supplies per case) or 'ref + n'"
 )
 
 
@@ -164,7 +166,9 @@ class Criterion:
         for form, pattern in _GRAMMAR:
             match = pattern.match(text)
             if match:
-                args = tuple(a if a in _WORDS else float(a) for a in match.groups())
+                args = tuple(
+                    a if a in _WORDS or a.startswith("ref") else float(a) for a in match.groups()
+                )
                 criterion = cls(text, form, args)
                 if form == "factor" and args[0] < 1:
                     raise ValueError(f"a factor below 1 in {text!r}")
@@ -175,11 +179,11 @@ class Criterion:
 
     @property
     def needs_ref(self) -> bool:
-        return "ref" in self.args
+        return any(isinstance(a, str) and a.startswith("ref") for a in self.args)
 
     def bounds(self, ref=None) -> tuple[float, float, bool, bool]:
         """(lo, hi, lo_strict, hi_strict) with 'ref' replaced by `ref`."""
-        args = [ref if a == "ref" else a for a in self.args]
+        args = [_with_ref(a, ref) for a in self.args]
         if any(a is None for a in args):
             raise ValueError(f"criterion {self.text!r} needs a reference value")
         if self.form == "cmp":
@@ -211,7 +215,7 @@ class Criterion:
         does not ('>= 0.5')."""
         if self.form != "cmp" or not self.holds(value, ref):
             return False
-        bar = ref if self.args[1] == "ref" else self.args[1]
+        bar = _with_ref(self.args[1], ref)
         if bar == 0:
             return False
         if self.holds(0.0, ref):
@@ -222,7 +226,17 @@ class Criterion:
         """The criterion with its reference filled in, as the ledger prints it."""
         if not self.needs_ref:
             return self.text
-        return re.sub(r"\bref\b", fmt(ref, spec), self.text)
+        return _REF.sub(lambda m: fmt(ref + float(m.group(1) or 0), spec), self.text)
+
+
+def _with_ref(arg, ref):
+    """A criterion's argument with 'ref' (or 'ref + x') replaced by the reference."""
+    if not (isinstance(arg, str) and arg.startswith("ref")):
+        return arg
+    if ref is None:
+        return None
+    offset = _REF.fullmatch(" ".join(arg.split())).group(1)
+    return ref + float(offset or 0)
 
 
 # ---- the registry ------------------------------------------------------------------------------
