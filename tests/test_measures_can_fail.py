@@ -626,3 +626,20 @@ def test_a_shallow_autoencoder_that_projects_breaks_shallow_does_not_denoise():
     status = dict(zip(rows.claim_id, rows.status, strict=True))
     assert status["jacot2023.fig3study.shallow_does_not_denoise"] == "fail"
     assert status["jacot2023.fig3study.deep_denoises"] == "pass"
+
+
+def test_the_opening_of_s_tells_pi_minus_theta_from_theta():
+    """A labelling that swaps S and S1 gives S the opening theta, only 0.0201 from pi - theta
+    for this data set: the row must fail it, and pass the right labelling on the same grid."""
+    from l2relu.timor2022 import ledger, regions
+
+    x1, x2 = [1.0, 0.99], [-1.0, 0.99]
+    g = regions.grid(1.6, 201)
+    labels = regions.region_of(g, x1, x2)
+    right = pd.DataFrame({"w_1": g[:, 0], "w_2": g[:, 1], "region": labels})
+    swapped = right.assign(region=right.region.replace({"S": "S1", "S1": "S"}))
+    status = {
+        name: _status(ledger.fig2(t, x1, x2, 1.6, 201), "timor2022.fig2.opening_angle_s")
+        for name, t in (("right", right), ("swapped", swapped))
+    }
+    assert status == {"right": ["pass"], "swapped": ["fail"]}
