@@ -174,9 +174,10 @@ def _jacobian_spectra(ranks: dict, rng) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("rank_of_map", [2, 7])
-def test_a_network_jacobian_of_another_rank_fails_under_every_reading(rank_of_map):
-    """The ledger's own measure on Jacobians of exact rank 2 or 7 (k = 4); and a KRR Jacobian
-    of rank 3 does not overestimate k under any reading."""
+def test_a_network_jacobian_of_rank_above_k_fails_under_every_reading(rank_of_map):
+    """The ledger's own measure on Jacobians of exact rank 2 or 7 (k = 4): 7 breaks 'rank k or
+    less' under every reading, 2 under none; and a KRR Jacobian of rank 3 does not overestimate
+    k under any reading."""
     from l2relu.jacot2023 import ledger
     from l2relu.jacot2023.rank import gap_rank
 
@@ -186,7 +187,9 @@ def test_a_network_jacobian_of_another_rank_fails_under_every_reading(rank_of_ma
     assert gap_rank(point[:10]) == rank_of_map
     registry = load_registry(sorted((REPO / "workflow/claims").glob("*.yaml")))
     rows = judged(ledger.krr_claims(spectra, 50, 50, 4, registry), every_entry=False)
-    assert set(rows.status[rows.claim_id == ledger.NETWORK_JACOBIAN_RANK]) == {"fail"}
+    # "approximately rank k or less": rank 7 contradicts it, rank 2 does not
+    expected = {"fail"} if rank_of_map > 4 else {"pass"}
+    assert set(rows.status[rows.claim_id == ledger.NETWORK_JACOBIAN_RANK]) == expected
     assert set(rows.status[rows.claim_id == ledger.KRR_RANK]) == {"fail"}
 
 

@@ -6,7 +6,7 @@ import pandas as pd
 
 from l2relu.claims import diverged_runs, measured
 from l2relu.jacot2022 import theory
-from l2relu.plateau import plateau_onset_on_log_scale, rise_beyond_spread
+from l2relu.plateau import plateau_onset, plateau_onset_on_log_scale, rise_beyond_spread
 
 ONSET_FIG2 = "jacot2022.fig2.plateau_onset"
 RAYS = "jacot2022.fig1.neurons_along_rays"
@@ -82,20 +82,26 @@ def theory_claims(prop13, remark23, prop1, prop19, onset_readings, plateau_level
     return ms
 
 
+def _fig2_onset(trial: pd.DataFrame, drop_fraction=None, decades=None):
+    """A trial's plateau onset on its running-best loss: within `drop_fraction` of the curve's
+    whole drop on the log axis, or within a fixed number of `decades` of its lowest loss."""
+    best = trial.objective.cummin()
+    if decades is not None:
+        return plateau_onset(trial.width, best, 10**decades - 1)
+    return plateau_onset_on_log_scale(trial.width, best, drop_fraction)
+
+
 def fig2_claims(runs: pd.DataFrame, onset_readings):
-    """Per curve (data set, lambda) and per trial: the plateau onset on the log-scaled loss axis
-    under each of `onset_readings` (the onset entry's readings: drop_fraction), and the largest
-    rise of the trial's training loss from one width to the next beyond the spread of the trials
-    at the wider width (the training noise)."""
+    """Per curve (data set, lambda) and per trial: the plateau onset under each of
+    `onset_readings` (the onset entry's readings, _fig2_onset's parameters), and the largest rise
+    of the trial's training loss from one width to the next beyond the spread of the trials at
+    the wider width (the training noise)."""
     ms = []
     for (dataset, lam), curve in runs.groupby(["dataset", "lam"], sort=True):
         case = f"{dataset}, lambda = {lam:g}"
         trials = [t.sort_values("width") for _, t in curve.groupby("trial", sort=True)]
         for reading in onset_readings:
-            onsets = [
-                plateau_onset_on_log_scale(t.width, t.objective.cummin(), **reading.parameters)
-                for t in trials
-            ]
+            onsets = [_fig2_onset(t, **reading.parameters) for t in trials]
             onsets = [np.nan if o is None else o for o in onsets]
             ms.append(measured(ONSET_FIG2, onsets, case, reading=reading.name))
         spread = curve.groupby("width").objective.agg(lambda o: np.ptp(np.log10(o)))
