@@ -362,3 +362,62 @@ def test_a_criterion_may_offset_its_reference():
     assert criterion.needs_ref
     with pytest.raises(ValueError):
         Criterion.parse("in [ref, ref * 2]")
+
+
+def _readings(*items):
+    return [{"name": n, "parameters": {"t": t}, "why": "w"} | extra for n, t, extra in items]
+
+
+@pytest.mark.parametrize(
+    "readings, message",
+    [
+        (_readings(("only", 1, {})), "two or more"),
+        (_readings(("a", 1, {}), ("a", 2, {})), "a name of its own"),
+        (
+            [{"name": "a", "parameters": {"t": 1}}, {"name": "b", "parameters": {}, "why": "w"}],
+            "why",
+        ),
+        (_readings(("a", 1, {}), ("b", 2, {"criterion": "<= ref"})), "'ref', or neither"),
+        (_readings(("a", 1, {}), ("b", 2, {"criterion": "about 3"})), "not a criterion"),
+        (_readings(("a", 1, {}), ("b", 2, {"color": "red"})), "a reading has"),
+    ],
+)
+def test_a_bad_reading_is_an_error_naming_the_entry(tmp_path, readings, message):
+    with pytest.raises(RegistryError, match=message) as err:
+        load_registry([_registry(tmp_path, {"demo.fig1.onset": _entry(readings=readings)})])
+    assert "demo.fig1.onset" in str(err.value)
+
+
+def test_every_reading_is_measured_once_and_robustness_reads_their_statuses(tmp_path):
+    readings = _readings(("tight", 1, {"criterion": ">= 10"}), ("loose", 2, {}))
+    entry = _entry(readings=readings, criterion=">= 5")
+    registry = load_registry([_registry(tmp_path, {"demo.fig1.onset": entry})])
+    one = claims.measured("demo.fig1.onset", [8, 8, 8], reading="tight")
+    two = claims.measured("demo.fig1.onset", [8, 8, 8], reading="loose")
+    rows = claims.evaluate(registry, [two, one])  # the primary first, whatever the order given
+    assert rows.reading.tolist() == ["tight", "loose"] and rows.primary.tolist() == [True, False]
+    assert rows.status.tolist() == ["fail", "pass"]
+    assert set(rows.robustness) == {"reading-dependent"}
+    same = claims.evaluate(
+        registry,
+        [claims.measured("demo.fig1.onset", [12] * 3, reading=r) for r in ("tight", "loose")],
+    )
+    assert set(same.robustness) == {"robust"}
+    for missing in ([one], [one, two, one]):
+        with pytest.raises(RegistryError, match="measured under readings"):
+            claims.evaluate(registry, missing)
+    with pytest.raises(RegistryError, match="which the entry lacks"):
+        claims.evaluate(registry, [one, two, claims.measured("demo.fig1.onset", 8, reading="x")])
+
+
+def test_a_seed_failing_two_preconditions_is_named_once(tmp_path):
+    entry = _entry(requires=["not_collapsed", "readable_layer"], criterion=">= 0.5")
+    registry = load_registry([_registry(tmp_path, {"demo.fig1.onset": entry})])
+    meets = {
+        "not_collapsed": [False, True, True, True],
+        "readable_layer": [False, True, True, True],
+    }
+    (r,) = claims.evaluate(
+        registry, [claims.measured("demo.fig1.onset", [1, 1, 1, 1], meets=meets)]
+    ).itertuples()
+    assert r.n_excluded == 1 and "left out: 1 collapsed)" in r.reproduced_value

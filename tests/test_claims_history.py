@@ -39,6 +39,15 @@ def test_every_entry_reads_as_its_last_history_item_records():
         ("quantifier", "every"),
         ("min_measured", 2),
         ("kind", "check"),
+        (
+            "readings",
+            [
+                {"name": n, "parameters": {"rel_tol": t}, "why": "w"}
+                for n, t in (("tight", 1e-4), ("loose", 1e-2))
+            ],
+        ),
+        ("requires", ["fits"]),
+        ("parameters", {"rel_tol": 1e-3}),
     ],
 )
 def test_changing_what_a_verdict_depends_on_without_an_item_is_seen(tmp_path, field, value):
@@ -51,6 +60,8 @@ def test_changing_what_a_verdict_depends_on_without_an_item_is_seen(tmp_path, fi
     claim_id = "jacot2022.fig2.plateau_onset"
     entry = entries[claim_id]
     entry[field] = value
+    if field == "parameters":
+        entry.pop("readings")  # an entry gives parameters or readings, not both
     if field == "kind":
         for name in ("quantifier", "quantifier_words"):
             entry.pop(name)
@@ -61,7 +72,7 @@ def test_changing_what_a_verdict_depends_on_without_an_item_is_seen(tmp_path, fi
     entry["history"].append(
         {
             "date": datetime.date(2026, 12, 1),
-            "change": field,
+            "change": {"requires": "preconditions"}.get(field, field),
             "old": "what it read",
             "new": str(value),
             "results_seen": True,

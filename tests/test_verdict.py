@@ -194,3 +194,11 @@ def test_rows_kept_from_a_ledger_before_readings_count_as_primary():
     mixed = pd.concat([first.iloc[:10].assign(reading="", primary=""), first.iloc[10:]])
     assert verdict.verdict_counts(mixed) == verdict.verdict_counts(DEFAULT)
     assert len(claims.primary(mixed)) == len(first)
+
+
+def test_rows_of_a_ledger_without_the_primary_column_count_as_primary_when_merged():
+    first = claims.primary(DEFAULT)
+    old = first.iloc[:10].drop(columns=["reading", "primary", "robustness"])
+    mixed = claims.ledger([old, first.iloc[10:]])  # the old rows' primary cells are missing
+    assert len(claims.primary(mixed)) == len(first)
+    assert verdict.verdict_counts(mixed) == verdict.verdict_counts(DEFAULT)

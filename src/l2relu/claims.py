@@ -90,17 +90,13 @@ def _preconditions(claim: Claim, m: Measurement) -> tuple[list, str]:
         if len(per_seed) != len(m.values):
             raise RegistryError(f"{claim.id!r}: precondition {name!r} not given for every seed")
     kept = [all(m.meets[n][i] for n in claim.requires) for i in range(len(m.values))]
-    failed = {n: sum(not x for x in m.meets[n]) for n in claim.requires}
+    # each seed left out is named once, by the first precondition it fails
+    first_failed = [
+        next((n for n in claim.requires if not m.meets[n][i]), None) for i in range(len(m.values))
+    ]
+    failed = {n: first_failed.count(n) for n in claim.requires}
     shown = ", ".join(f"{k} {FAILED_PRECONDITION[n]}" for n, k in failed.items() if k)
     return [v if k else None for v, k in zip(m.values, kept, strict=True)], shown
-
-
-def each_reading(claim: Claim, measure) -> list[Measurement]:
-    """`measure(**parameters)` (a list of Measurements) under every reading of `claim`, each
-    Measurement labelled with its reading."""
-    return [
-        replace(m, reading=r.name) for r in claim.every_reading for m in measure(**r.parameters)
-    ]
 
 
 def seed_of_claim(seeds, first_seed: int, per_seed: int):
@@ -286,7 +282,7 @@ def primary(ledger: pd.DataFrame) -> pd.DataFrame:
     if "primary" not in ledger:
         return ledger
     # a row kept from a ledger written before readings has no value here: it is the primary's
-    flag = ledger.primary.astype(str).str.lower()
+    flag = ledger.primary.fillna("").astype(str).str.lower()
     return ledger[flag.isin(["true", "", "nan"])]
 
 

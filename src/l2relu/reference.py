@@ -19,6 +19,7 @@ import os
 import platform
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -85,6 +86,13 @@ def _value_differs(r: dict, claim, rel_tol: float) -> bool:
     )
 
 
+def _reading_of(claim, reading: str):
+    """The claim as one of its readings judges it (its criterion), for comparing values."""
+    if claim is None or reading not in claim.reading_names:
+        return claim
+    return replace(claim, criterion=claim.reading(reading).criterion)
+
+
 def _same_count(a, b) -> bool:
     """Counts compare as numbers: a side that lacks some rows is read as floats (3.0 is 3)."""
     if pd.isna(a) or pd.isna(b):
@@ -125,7 +133,7 @@ def differences(
                 out.append(
                     base | {"field": field, "reference": r[f"{field}_ref"], "this_run": r[field]}
                 )
-        if _value_differs(r, registry.get(r["claim_id"]), rel_tol):
+        if _value_differs(r, _reading_of(registry.get(r["claim_id"]), r["reading"]), rel_tol):
             shown = {"reference": r["reproduced_value_ref"], "this_run": r["reproduced_value"]}
             out.append(base | {"field": "values"} | shown)
     return pd.DataFrame(out, columns=DIFFERENCE_COLUMNS)
@@ -328,7 +336,7 @@ def side_by_side(a: Path, b: Path, registry_paths, width: int = 48) -> str:
             change = f"only in {b.name if isinstance(after, str) else a.name}"
         else:
             change = f"**{before} → {after}**"
-        case = r["case"] + (f" [{r['reading']}]" if r["reading"] else "")
+        case = " ".join(filter(None, [r["case"], f"[{r['reading']}]" if r["reading"] else ""]))
         lines.append(
             f"| `{r['claim_id']}` | {_cell(case)} | {_shown(r, '_a', width)} | "
             f"{_shown(r, '_b', width)} | {change} |"

@@ -88,7 +88,7 @@ STATE_FIELDS = (
 # or how a measure leaves seeds out (before preconditions existed)
 CHANGES = (
     "created",
-    *(f for f in STATE_FIELDS if f not in ("requires", "parameters")),
+    *(f for f in STATE_FIELDS if f != "requires"),
     "preconditions",
     "exclusion",
 )

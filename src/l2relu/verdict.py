@@ -142,7 +142,7 @@ def claims_markdown(ledger: pd.DataFrame) -> str:
     lines = ["# Replication ledger", "", f"**{headline(ledger)}**", ""]
     lines += md_table(VERDICT_HEADER, verdict_counts(ledger))
     for kind, title in (("exact", "Exact statements"), ("check", "Checks")):
-        rows = ledger[ledger.kind == kind]
+        rows = primary(ledger)[lambda t, k=kind: t.kind == k]
         lines += ["", f"**{title}**: {int((rows.status == 'pass').sum())} of {len(rows)} hold."]
     lines += ["", STATUS_RULE, "", READINGS_RULE]
     first = primary(ledger)
