@@ -293,9 +293,6 @@ class Reading:
     criterion: Criterion
     why: str
 
-    def __hash__(self):
-        return hash((self.name, self.criterion.text))
-
 
 def entry_state(claim: Claim) -> str:
     """A hash of what a verdict depends on (STATE_FIELDS), to tell a change from none."""

@@ -55,9 +55,7 @@ def figure_title(doc: str) -> tuple[str, str]:
 # ---- counts ------------------------------------------------------------------------------------
 def _dependent(rows: pd.DataFrame) -> int:
     """How many of these (primary) rows' claims are reading-dependent."""
-    if "robustness" not in rows:
-        return 0
-    return int((rows.robustness == "reading-dependent").sum())
+    return len(_dependent_rows(rows))
 
 
 def verdict_counts(ledger: pd.DataFrame) -> list[list[str]]:

@@ -6,14 +6,14 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import rows_from_registry  # noqa: E402
+from l2relu.claims import evaluate  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2022 import fig2, ledger  # noqa: E402
 from l2relu.registry import load_registry  # noqa: E402
 
 runs = pd.concat([pd.read_csv(f) for f in snakemake.input.runs], ignore_index=True)
-onset = load_registry([snakemake.input.registry])[ledger.ONSET_FIG2]
-measurements = ledger.fig2_claims(runs, onset.every_reading)
+registry = load_registry([snakemake.input.registry])
+measurements = ledger.fig2_claims(runs, registry[ledger.ONSET_FIG2].every_reading)
 write_table(fig2.curves(runs), snakemake.output.curves)
 write_table(fig2.diverged_runs(runs), snakemake.output.diverged)
-write_table(rows_from_registry(snakemake.input.registry, measurements), snakemake.output.claims)
+write_table(evaluate(registry, measurements), snakemake.output.claims)

@@ -6,7 +6,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import rows_from_registry  # noqa: E402
+from l2relu.claims import evaluate  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2022 import ledger, theory  # noqa: E402
 from l2relu.plateau import with_running_best  # noqa: E402
@@ -15,8 +15,6 @@ from l2relu.registry import load_registry  # noqa: E402
 p = snakemake.params
 registry = load_registry([snakemake.input.registry])
 losses = pd.concat([pd.read_csv(f) for f in snakemake.input.plateaus], ignore_index=True)
-
-
 onset_readings, onsets = ledger.onset_readings(losses, registry, p.onehot_classes)
 measurements = ledger.theory_claims(
     *(pd.read_csv(snakemake.input[k]) for k in ("prop13", "remark23", "prop1", "prop19")),
@@ -26,4 +24,4 @@ measurements = ledger.theory_claims(
 )
 write_table(with_running_best(losses, [*theory.CURVE, "seed"]), snakemake.output.plateau)
 write_table(onsets, snakemake.output.onsets)
-write_table(rows_from_registry(snakemake.input.registry, measurements), snakemake.output.claims)
+write_table(evaluate(registry, measurements), snakemake.output.claims)

@@ -6,14 +6,15 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import rows_from_registry  # noqa: E402
+from l2relu.claims import evaluate  # noqa: E402
 from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 from l2relu.jacot2023.data import LatentTask  # noqa: E402
 from l2relu.jacot2023.regression import bottleneck_table  # noqa: E402
 from l2relu.registry import load_registry  # noqa: E402
 
-readings = load_registry([snakemake.input.registry])[ledger.DEPTH_RANK].every_reading
+registry = load_registry([snakemake.input.registry])
+readings = registry[ledger.DEPTH_RANK].every_reading
 
 tables = []
 for checkpoint_path, runs_path in zip(
@@ -24,10 +25,8 @@ for checkpoint_path, runs_path in zip(
     task = LatentTask(**checkpoint["config"]["task"])
     runs = pd.read_csv(runs_path)
     tables.append(bottleneck_table(arrays, task, runs, readings))
-# a row per network and reading; the figure draws the primary reading's
 sweep = pd.concat(tables, ignore_index=True)
-sweep["primary"] = sweep.reading == readings[0].name
 print(sweep.to_string(), file=sys.stderr)
 write_table(sweep, snakemake.output.sweep)
 measurements = ledger.depth_claims(sweep, task.true_rank)
-write_table(rows_from_registry(snakemake.input.registry, measurements), snakemake.output.claims)
+write_table(evaluate(registry, measurements), snakemake.output.claims)

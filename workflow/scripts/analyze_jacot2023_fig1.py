@@ -7,14 +7,15 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import rows_from_registry  # noqa: E402
+from l2relu.claims import evaluate  # noqa: E402
 from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 from l2relu.jacot2023.data import LatentTask  # noqa: E402
 from l2relu.jacot2023.regression import fig1_tables  # noqa: E402
 from l2relu.registry import load_registry  # noqa: E402
 
-rank_readings = load_registry([snakemake.input.registry])[ledger.MIDDLE_RANK].every_reading
+registry = load_registry([snakemake.input.registry])
+rank_readings = registry[ledger.MIDDLE_RANK].every_reading
 checkpoint = load_checkpoint(snakemake.input.checkpoint)
 arrays = {k: v.numpy() for k, v in checkpoint["arrays"].items()}
 task = LatentTask(**checkpoint["config"]["task"])
@@ -32,4 +33,4 @@ print(layers.to_string(), file=sys.stderr)
 write_table(spectra, snakemake.output.spectra)
 write_table(layers, snakemake.output.layers)
 measurements = ledger.fig1_claims(layers, runs, task.true_rank, rank_readings)
-write_table(rows_from_registry(snakemake.input.registry, measurements), snakemake.output.claims)
+write_table(evaluate(registry, measurements), snakemake.output.claims)

@@ -8,7 +8,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import rows_from_registry  # noqa: E402
+from l2relu.claims import evaluate  # noqa: E402
 from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 from l2relu.jacot2023.data import LatentTask  # noqa: E402
@@ -36,11 +36,6 @@ spectra, fits = pd.concat(spectra, ignore_index=True), pd.concat(fits, ignore_in
 print(fits.to_string(), file=sys.stderr)
 write_table(spectra, snakemake.output.spectra)
 write_table(fits, snakemake.output.fits)
-measurements = ledger.krr_claims(
-    spectra,
-    task.d_in,
-    task.d_out,
-    task.true_rank,
-    load_registry([snakemake.input.registry]),
-)
-write_table(rows_from_registry(snakemake.input.registry, measurements), snakemake.output.claims)
+registry = load_registry([snakemake.input.registry])
+measurements = ledger.krr_claims(spectra, task.d_in, task.d_out, task.true_rank, registry)
+write_table(evaluate(registry, measurements), snakemake.output.claims)

@@ -171,16 +171,18 @@ def _test_mse(prediction, y_test) -> float:
 
 def bottleneck_table(arrays: dict, task: LatentTask, runs: pd.DataFrame, readings):
     """One row per network of a stacked checkpoint and reading (registry Readings of
-    rank.read_rank): its run summary, the reading, the hidden layer of smallest centred rank
-    and that rank."""
+    rank.read_rank, the primary first): its run summary, the reading and whether it is the
+    primary, the hidden layer of smallest centred rank and that rank."""
     x, _, _ = task.sample(int(runs.n_train.iloc[0]))
     rows = []
     for index, run in enumerate(runs.to_dict("records")):
         weights, biases = network(arrays, index)
-        for reading in readings:
+        for n, reading in enumerate(readings):
             layer, smallest = bottleneck_rank(weights, biases, x, **reading.parameters)
+            # the figure draws the primary reading's
             rows.append(
                 run
                 | {"reading": reading.name, "bottleneck_layer": layer, "bottleneck_rank": smallest}
+                | {"primary": n == 0}
             )
     return pd.DataFrame(rows)
