@@ -1,6 +1,7 @@
 """The stacked-tensor engine trains each network exactly as if it were alone."""
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -288,5 +289,53 @@ def test_a_saved_state_of_another_computation_is_not_resumed(tmp_path):
     with pytest.raises(Crash):
         run(1e-2, crash=True)
     lines.clear()
-    run(2e-2, crash=False)  # other step size: the saved state is ignored
-    assert not any("resumed" in line for line in lines)
+    run(2e-2, crash=False)  # other step size: the saved state is ignored, and the log says so
+    assert not any(line.startswith("[resumed") for line in lines)
+    assert "not resumed: saved by another computation" in lines[0]
+    assert str(tmp_path / "resume" / "train1.pt") in lines[0]
+
+
+class _RunsCode:
+    """Unpickling it would touch a marker file: what a crafted checkpoint could do."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.touch, (self.marker,))
+
+
+def test_a_crafted_saved_state_is_not_unpickled_and_training_starts_over(tmp_path):
+    x = torch.randn(2, 6, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    y = torch.randn(1, 6, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    cfg = engine.TrainConfig(loss="mse_half_sum", phases=(engine.Phase("gd", 1e-2, 20),))
+    marker = tmp_path / "code_ran"
+    directory = tmp_path / "resume"
+    directory.mkdir()
+    torch.save({"fingerprint": _RunsCode(marker)}, directory / "train1.pt")
+    lines = []
+    with engine.checkpointing(directory, every_s=0):
+        result = engine.train(make((2, 4, 1), seeds=[0]), x, y, 0.0, cfg, log=lines.append)
+    assert not marker.exists()
+    assert f"[{directory / 'train1.pt'} not resumed: unreadable as a state" in lines[0]
+    fresh = engine.train(make((2, 4, 1), seeds=[0]), x, y, 0.0, cfg, log=quiet)
+    np.testing.assert_array_equal(result.objective, fresh.objective)
+
+
+def test_a_crafted_checkpoint_is_refused_in_one_line_and_a_saved_one_reads_back(tmp_path):
+    from l2relu.io import CheckpointError, load_checkpoint, save_checkpoint
+
+    marker = tmp_path / "code_ran"
+    crafted = tmp_path / "model.pt"
+    torch.save({"config": _RunsCode(marker)}, crafted)
+    with pytest.raises(CheckpointError) as refused:
+        load_checkpoint(crafted)
+    assert not marker.exists()
+    assert str(refused.value).startswith(f"{crafted}: not a checkpoint of plain data")
+    assert "\n" not in str(refused.value)
+    saved = tmp_path / "saved.pt"
+    config = {"width": 4, "lams": [0.1, 0.01], "digits": (7, 8), "name": "x", "flag": True}
+    save_checkpoint(saved, config=config, seed=3, arrays={"w1": np.eye(2)})
+    checkpoint = load_checkpoint(saved)
+    assert checkpoint["config"] == config and checkpoint["seed"] == 3
+    assert torch.equal(checkpoint["arrays"]["w1"], torch.eye(2, dtype=torch.float64))

@@ -143,14 +143,20 @@ def _save_state(path: Path, state: dict) -> None:
         torch.save(state, tmp)
 
 
-def _load_state(path: Path, fingerprint: str, device) -> dict | None:
+def _load_state(path: Path, fingerprint: str, device, log) -> dict | None:
+    """A saved state of this computation, or None (and a line in the log saying why not):
+    read as data only, since unpickling anything else could run code."""
     if not path.exists():
         return None
     try:
-        state = torch.load(path, map_location=device, weights_only=False)
-    except Exception:  # a file from another torch version or a damaged disk: start over
+        state = torch.load(path, map_location=device, weights_only=True)
+    except Exception as error:  # another torch version, a damaged disk, not plain data
+        log(f"[{path} not resumed: unreadable as a state ({type(error).__name__}), starting over]")
         return None
-    return state if state.get("fingerprint") == fingerprint else None
+    if not isinstance(state, dict) or state.get("fingerprint") != fingerprint:
+        log(f"[{path} not resumed: saved by another computation (data, config or code)]")
+        return None
+    return state
 
 
 def pick_device(preference: str = "auto") -> torch.device:
@@ -364,7 +370,7 @@ def train(
     saver = _checkpointing
     state_file = saver.next_file() if saver else None
     fingerprint = _fingerprint([*params, x, target, lam], config) if saver else ""
-    state = _load_state(state_file, fingerprint, lam.device) if saver else None
+    state = _load_state(state_file, fingerprint, lam.device, log) if saver else None
     if state is not None:
         with torch.no_grad():
             for p, saved in zip(params, state["params"], strict=True):

@@ -75,7 +75,21 @@ def save_checkpoint(path, *, config: dict, seed, arrays: dict) -> None:
         torch.save(payload, tmp)
 
 
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be read as plain data."""
+
+
 def load_checkpoint(path) -> dict:
+    """A checkpoint read as data only (tensors, dicts, lists, strings, numbers): unpickling
+    anything else could run code from whoever wrote the file, so such a file is refused."""
+    import pickle
+
     import torch
 
-    return torch.load(path, weights_only=False)
+    try:
+        return torch.load(path, weights_only=True)
+    except pickle.UnpicklingError as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise CheckpointError(
+            f"{path}: not a checkpoint of plain data, not read (it could run code): {first}"
+        ) from None
