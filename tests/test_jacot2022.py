@@ -13,10 +13,14 @@ from l2relu.plateau import (
 )
 from l2relu.registry import load_registry
 
-# the rays entries' readings (Fig. 1 and its study share them)
-RAYS = load_registry([REPO / "workflow/claims/jacot2022.yaml"])[
-    "jacot2022.fig1.neurons_along_rays"
-].reading_names
+# the rays entries' readings and their parameters (Fig. 1 and its study share them)
+RAYS = {
+    r.name: r.parameters
+    for r in load_registry([REPO / "workflow/claims/jacot2022.yaml"])[
+        "jacot2022.fig1.neurons_along_rays"
+    ].every_reading
+}
+DEGREES = {"5 deg": {"angle_deg": 5}, "2 deg": {"angle_deg": 2}}  # two readings of 3 rays
 
 
 def test_bipartite_incidence_has_n2_over_4_edges_and_no_triangle():
@@ -313,6 +317,7 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
             {"seed": s, "layer": layer, "collapsed": s == 1, "active_neurons": 0 if s == 1 else 20}
             | {"silhouette": 0.8, "mass_on_ray": 1.0, "balance": 1.0 if s == 1 else 0.01}
             | {f"mass_on_ray: {r}": 1.0 for r in RAYS}
+            | {f"rays: {r}": 3 for r in RAYS}
             | {"balance_radial": 1.0 if s == 1 else 1e-4}
             for s in range(4)
             for layer in (1, 2)
@@ -322,7 +327,7 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
     rows = judged(ledger.fig1_claims(layers, runs, 3, RAYS)).set_index("claim_id", drop=False)
     assert rows.loc["jacot2022.fig1.no_collapse", "status"] == "fail"  # 1 of 4: seen
     rows = rows[rows.claim_id.str.contains(r"\.fig1\.(?:inputs|neurons|forces|radial)")]
-    assert (rows[~rows.primary].reading.isin(RAYS[1:])).all()  # rays under every reading
+    assert (rows[~rows.primary].reading.isin(list(RAYS)[1:])).all()  # rays under every reading
     rows = rows[rows.primary]
     assert len(rows) == 8 and (rows.status == "pass").all()
     empirical = rows[rows.kind == "empirical"]
@@ -334,7 +339,10 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
     # a live network with a layer of 3 active neurons: that layer's rays are left out, counted
     few = layers.assign(collapsed=False, balance=0.01, balance_radial=1e-4)
     shares = ["mass_on_ray", *(f"mass_on_ray: {r}" for r in RAYS)]
-    few.loc[(few.seed == 1) & (few.layer == 2), ["active_neurons", *shares]] = 3, *[np.nan] * 5
+    few.loc[(few.seed == 1) & (few.layer == 2), ["active_neurons", *shares]] = (
+        3,
+        *[np.nan] * len(shares),
+    )
     rows = judged(ledger.fig1_claims(few, runs, 3, RAYS))
     rays = rows[(rows.claim_id == "jacot2022.fig1.neurons_along_rays") & rows.primary]
     rays = rays.set_index("claim")
@@ -394,7 +402,7 @@ def test_the_fig1_study_scores_rays_and_the_neurons_the_relu_never_cuts():
     rng = np.random.default_rng(0)
     rays = rng.uniform(0.1, 1, size=(3, 42))  # positive on every input: never cut
     on_rays = rng.uniform(0.5, 2, size=(12, 1)) * rays[np.arange(12) % 3]
-    scores = fig1_study.layer_scores(on_rays, n_rays=3, ray_angles={"5 deg": 5, "2 deg": 2})
+    scores = fig1_study.layer_scores(on_rays, n_rays=3, ray_readings=DEGREES)
     assert scores["mass_on_ray: 2 deg"] == pytest.approx(1)
     assert scores["mass_on_ray"] == pytest.approx(1)
     assert scores["mass_on_ray_plane"] == pytest.approx(1)
@@ -404,7 +412,7 @@ def test_the_fig1_study_scores_rays_and_the_neurons_the_relu_never_cuts():
     cut = on_rays.copy()
     cut[:6, :10] *= -1
     dead = np.vstack([cut, -np.ones((4, 42))])
-    scores = fig1_study.layer_scores(dead, n_rays=3, ray_angles={"5 deg": 5})
+    scores = fig1_study.layer_scores(dead, n_rays=3, ray_readings=DEGREES)
     assert scores["active_neurons"] == 12 and scores["always_active_neurons"] == 6
     assert 0 < scores["always_active_mass"] < 1
 
@@ -416,10 +424,10 @@ def test_the_fig1_study_reads_no_rays_in_a_layer_of_too_few_neurons():
 
     rng = np.random.default_rng(2)
     few = np.vstack([rng.standard_normal((3, 42)) + 3, -np.ones((47, 42))])
-    scores = fig1_study.layer_scores(few, n_rays=3, ray_angles={"5 deg": 5})
+    scores = fig1_study.layer_scores(few, n_rays=3, ray_readings=DEGREES)
     assert scores["active_neurons"] == 3
     assert np.isnan(scores["mass_on_ray"]) and np.isnan(scores["mass_on_ray_plane"])
-    assert not np.isnan(fig1_study.layer_scores(few[:1].repeat(4, 0), 3, {"5": 5})["mass_on_ray"])
+    assert not np.isnan(fig1_study.layer_scores(few[:1].repeat(4, 0), 3, DEGREES)["mass_on_ray"])
     rows = pd.DataFrame(
         [
             {"inputs": "raw", "lam": 0.01, "seed": s, "layer": layer, "collapsed": False}
@@ -427,6 +435,7 @@ def test_the_fig1_study_reads_no_rays_in_a_layer_of_too_few_neurons():
             | {"always_active_mass": 0.5}
             | {f"mass_on_ray: {r}": np.nan if s == 0 else 1.0 for r in RAYS}
             | {f"mass_on_ray_plane: {r}": np.nan if s == 0 else 1.0 for r in RAYS}
+            | {f"rays: {r}": np.nan if s == 0 else 3 for r in RAYS}
             for s in range(4)
             for layer in (1, 2)
         ]
@@ -449,5 +458,16 @@ def test_the_fig1_study_calls_a_constant_network_collapsed():
     }
     arrays |= {f"b{i}": np.zeros((2, n)) for i, n in ((1, 8), (2, 8), (3, 3))}
     arrays["w3"][1] = 0  # network 1: the outputs are the bias, on every input
-    table = fig1_study.scores(arrays, np.abs(rng.standard_normal((5, 20))), 3, {"5 deg": 5})
+    table = fig1_study.scores(arrays, np.abs(rng.standard_normal((5, 20))), 3, DEGREES)
     assert table.groupby("network").collapsed.first().tolist() == [False, True]
+
+
+def test_the_fig1_study_rays_entries_share_the_readings_the_study_measures():
+    """The study's aggregate measures every rays entry (Z1, Z2, Z1 in the plane) under z1_rays'
+    readings: an entry that read the rays otherwise would be judged on another entry's reading."""
+    registry = load_registry([REPO / "workflow/claims/jacot2022.yaml"])
+    study = [c for c in registry.values() if c.target == "jacot2022_fig1_study"]
+    rays = [c for c in study if "_rays" in c.id]
+    assert len(rays) == 3
+    for claim in rays:
+        assert claim.every_reading == registry["jacot2022.fig1study.z1_rays"].every_reading

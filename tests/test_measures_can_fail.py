@@ -37,12 +37,11 @@ def test_an_untrained_jacot2022_network_has_no_rays_no_clusters_and_no_balance()
     rng = np.random.default_rng(0)
     data = {"x_train": rng.uniform(size=(42, 20)), "y_train": rng.integers(0, 3, 42)}
     arrays = _random_network((20, 50, 50, 3), rng)
-    readings = _readings(ledger.RAYS)
-    angles = {r.name: r.parameters["angle_deg"] for r in readings}
+    readings = {r.name: r.parameters for r in _readings(ledger.RAYS)}
     cfg = fig1.ForcesConfig(eps=1e-6, ray_angle_deg=5)
-    layers = fig1.analyze(arrays, data, 3, cfg, ray_angles=angles)["layers"]
+    layers = fig1.analyze(arrays, data, 3, cfg, ray_readings=readings)["layers"]
     runs = pd.DataFrame({"seed": [0], "diverged": [False], "diverged_step": [-1]})
-    rows = judged(ledger.fig1_claims(layers.assign(seed=0), runs, 3, list(angles)))
+    rows = judged(ledger.fig1_claims(layers.assign(seed=0), runs, 3, readings))
     assert set(rows.status[rows.claim_id == ledger.RAYS]) == {"fail"}  # under every reading
     rows = rows[rows.primary]
     status = rows.set_index(rows.claim_id + "|" + rows.claim.str[-2:]).status
@@ -332,7 +331,7 @@ def test_the_fig1_study_finds_no_rays_in_random_neurons():
 
     rng = np.random.default_rng(1)
     scores = [
-        fig1_study.layer_scores(rng.standard_normal((50, 42)), n_rays=3, ray_angles={"5": 5})
+        fig1_study.layer_scores(rng.standard_normal((50, 42)), 3, {"5": {"angle_deg": 5}})
         for _ in range(3)
     ]
     for key in ("mass_on_ray", "mass_on_ray_plane"):
@@ -352,9 +351,10 @@ def _relu_net(weights, biases):
     )
 
 
-def _fig3_study_tables(output_distance, jacobian_ratio, noise_share, pca_share, rank, seeds=2):
+def _fig3_study_tables(output_distance, jacobian_ratio, noise_share, pca_share, seeds=2):
     """The Fig. 3 study's tables for curves (2 curves, depths 2 and 8, inputs 0.8 from the
-    curve) and MNIST (depths 2 and 6), every network alike."""
+    curve) and MNIST (depths 2 and 6), every network alike, a PCA projection of every rank
+    passing pca_share of the noise."""
     curves = pd.DataFrame(
         [
             {"depth": d, "curve": c, "seed": s, "input_distance": 0.8}
@@ -365,16 +365,29 @@ def _fig3_study_tables(output_distance, jacobian_ratio, noise_share, pca_share, 
             for s in range(seeds)
         ]
     )
+    networks = [{"depth": d, "seed": s} for d in (2, 6) for s in range(seeds)]
     mnist = pd.DataFrame(
         [
-            {"depth": d, "seed": s, "loss": 1.0, "noise_share": noise_share}
-            | {"jacobian_rank": rank, "pca_noise_share": pca_share}
+            n
+            | {"loss": 1.0, "noise_share": noise_share, "jacobian_norm": 1.0}
             | {"objective": 1.0, "objective_before_last_phase": 1.0}
-            for d in (2, 6)
-            for s in range(seeds)
+            for n in networks
         ]
     )
-    return curves, mnist
+    ranks = pd.DataFrame({"rank": range(11), "variance_held": np.linspace(0, 1, 11)})
+    projections = pd.concat(
+        ranks.assign(pca_noise_share=np.where(ranks["rank"] > 0, pca_share, 0.0), **n)
+        for n in networks
+    )
+    return curves, mnist, projections
+
+
+def _fig3_study_rows(curves, mnist, projections):
+    from l2relu.jacot2023 import ledger
+
+    readings = _readings("jacot2023.fig3study.mnist_noise_like_projection")
+    ms = ledger.fig3_study_claims(curves, mnist, projections, 2, 8, readings)
+    return judged(ms)
 
 
 def test_the_fig3_study_reads_a_projection_and_not_the_identity():
@@ -382,7 +395,7 @@ def test_the_fig3_study_reads_a_projection_and_not_the_identity():
     no input; a projection on a line has s2/s1 = 0; the study's rows fail the identity."""
     import torch
 
-    from l2relu.jacot2023 import autoencoders, ledger
+    from l2relu.jacot2023 import autoencoders
 
     split = np.array([[1.0, 0], [-1, 0], [0, 1], [0, -1]])
     identity = _relu_net([split, [[1, -1, 0, 0], [0, 0, 1, -1]]], [np.zeros(4), np.zeros(2)])
@@ -390,8 +403,8 @@ def test_the_fig3_study_reads_a_projection_and_not_the_identity():
     x = torch.tensor(np.random.default_rng(0).normal(size=(1, 2, 30)))
     assert autoencoders.jacobian_ratio(identity, x) == pytest.approx([1.0])
     assert autoencoders.jacobian_ratio(onto_x, x) == pytest.approx([0.0])
-    curves, mnist = _fig3_study_tables(0.8, 1.0, 1.0, 0.1, 784)
-    rows = judged(ledger.fig3_study_claims(curves, mnist, shallow=2, deep_from=8))
+    rows = _fig3_study_rows(*_fig3_study_tables(0.8, 1.0, 1.0, 0.1))
+    rows = rows[rows.primary.astype(bool)]
     status = dict(zip(rows.claim_id, rows.status, strict=True))
     assert status["jacot2023.fig3study.deep_denoises"] == "fail"
     assert status["jacot2023.fig3study.deep_vs_shallow"] == "fail"
@@ -477,7 +490,8 @@ def test_timor2022_theory_rows_fail_on_antiparallel_neurons_far_outside_f_and_fl
         ]
     )
     theorem1 = pd.DataFrame({"loss": [0.0], "sv_ratio": [0.0]})
-    ms = ledger.theory_claims(theorem1, ledger.mark_best(deep), runs, x1, x2)
+    readings = _readings("timor2022.theory.thm2_rank_two")
+    ms = ledger.theory_claims(theorem1, ledger.mark_best(deep), runs, x1, x2, readings)
     for claim_id in (
         "timor2022.theory.thm2_rank_two",  # rank 1 in every run
         "timor2022.theory.lemma6_in_f",  # norm 100, far outside F_i
@@ -582,52 +596,70 @@ def _on_rays(rays: np.ndarray, n: int, jitter_deg: float, rng) -> np.ndarray:
 
 
 def test_rays_are_found_with_jitter_below_the_angle_and_five_rays_are_not_three():
-    """Planted positives for the rays' measure: 30 neurons on 3 positive rays, each 3 deg off
-    its ray, are all within 5 deg (not within 2); on 5 rays, 3 rays hold only part of the norm
-    (the reading with k = 3 cannot call 5 rays 3)."""
-    from l2relu.jacot2022 import fig1_study
+    """Planted positives for the rays' measure, under the entry's readings: 30 neurons on 3
+    positive rays, each 3 deg off its ray, are all within 5 deg (not within 2); on 5 rays, 3
+    rays hold only part of the norm (the readings with k = 3 cannot call 5 rays 3), while the
+    reading that takes k from the data finds 5 rays and all the norm on them. Neurons in random
+    directions are on no rays under any reading."""
+    from l2relu.jacot2022 import fig1_study, ledger
 
     rng = np.random.default_rng(0)
-    angles = {"5 deg": 5, "2 deg": 2, "10 deg": 10}
+    readings = {r.name: r.parameters for r in _readings(ledger.RAYS)}
+    from_data = next(name for name, p in readings.items() if "max_rays" in p)
     three = _on_rays(rng.uniform(0.1, 1, size=(3, 42)), 30, 3.0, rng)
-    scores = fig1_study.layer_scores(three, n_rays=3, ray_angles=angles)
-    assert scores["mass_on_ray: 5 deg"] == pytest.approx(1)
-    assert scores["mass_on_ray: 2 deg"] < 0.2
+    scores = fig1_study.layer_scores(three, n_rays=3, ray_readings=readings)
+    assert scores["mass_on_ray: within 5 deg"] == pytest.approx(1)
+    assert scores["mass_on_ray: within 2 deg"] < 0.2
+    assert scores[f"rays: {from_data}"] == 3 and scores[f"mass_on_ray: {from_data}"] == 1
     five = _on_rays(rng.uniform(0.1, 1, size=(5, 42)), 30, 0.0, rng)
-    scores = fig1_study.layer_scores(five, n_rays=3, ray_angles=angles)
-    assert scores["mass_on_ray: 10 deg"] < 0.9
+    scores = fig1_study.layer_scores(five, n_rays=3, ray_readings=readings)
+    assert scores["mass_on_ray: within 10 deg"] < 0.9
+    assert scores[f"rays: {from_data}"] == 5
+    assert scores[f"mass_on_ray: {from_data}"] == pytest.approx(1)
+    spread = fig1_study.layer_scores(rng.uniform(-1, 1, (50, 42)), 3, readings)
+    assert max(spread[f"mass_on_ray: {r}"] for r in readings) < 0.5
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a known defect of the measure: it compares with PCA at the autoencoder's own "
-    "Jacobian rank, which for an identity (784) exceeds the 200 training digits' span, so PCA "
-    "passes sqrt(200/784) of the noise and the identity's 1 reads within a factor 2 of it",
-)
-def test_the_mnist_projection_share_fails_an_identity_autoencoder():
-    """What the measure should do and does not yet: an identity autoencoder passes all the
-    noise, unlike a projection to the data's tangent space. When the measure is changed this
-    test passes and strict xfail fails, so the marker goes with the defect."""
+def test_the_mnist_projection_share_fails_an_identity_and_passes_the_projection_on_the_data():
+    """On Fig. 3's 200 digits with its noise: an identity autoencoder passes all the noise and
+    fails every reading; the projection on the digits' k leading principal directions (each
+    reading's k) passes what the row compares it with, and holds. A collapsed network (Jacobian
+    zero at the digits) is left out, not failed."""
+    from l2relu.data.mnist import subsets
     from l2relu.jacot2023 import ledger
-    from l2relu.jacot2023.fig3_study import pca_noise_share
+    from l2relu.jacot2023.fig3_study import projections
 
-    rng = np.random.default_rng(0)
-    train, noise = rng.uniform(size=(200, 784)), rng.standard_normal((50, 784))
-    share = pca_noise_share(train, noise, 784)
-    assert share == pytest.approx(np.sqrt(199 / 784), rel=0.05)  # the span of 200 centred digits
-    curves, mnist = _fig3_study_tables(0.1, 0.0, 1.0, share, 784, seeds=3)
-    rows = judged(ledger.fig3_study_claims(curves, mnist, shallow=2, deep_from=8))
-    row = rows[rows.claim_id == "jacot2023.fig3study.mnist_noise_like_projection"]
-    assert row.status.item() == "fail"
+    train = subsets("embedded", None, list(range(10)), 200, 10, 0)["x_train"]
+    noise = 0.3 * np.random.default_rng(0).normal(size=(3, 10, 784))
+    shares = pd.concat(projections(train, e).assign(depth=6, seed=s) for s, e in enumerate(noise))
+    readings = _readings("jacot2023.fig3study.mnist_noise_like_projection")
+    _, _, vt = np.linalg.svd(train - train.mean(axis=0), full_matrices=False)
+    ones = [1.0] * 3
+    for reading in readings:
+        k = ledger.data_rank(shares[shares.seed == 0], reading.parameters["variance_held"])
+        assert 20 < k < 100, reading.name  # far below the 199 directions the digits span
+        projected = [
+            np.mean(np.linalg.norm(e @ vt[:k].T, axis=1) / np.linalg.norm(e, axis=1)) for e in noise
+        ]
+        for name, passed, norm, status in (
+            ("identity", ones, ones, "fail"),
+            ("projection on the data", projected, ones, "pass"),
+            ("collapsed", [0.0] * 3, [0.0] * 3, "inconclusive"),
+        ):
+            deep = pd.DataFrame({"depth": 6, "noise_share": passed, "jacobian_norm": norm})
+            rows = judged(ledger._mnist_projection(deep, shares, readings), every_entry=False)
+            judged_at_k = rows[rows.reading == reading.name].status.item()
+            assert judged_at_k == status, (reading.name, name)
+            if name != "projection on the data":  # any k: an identity passes all, none passes
+                assert set(rows.status) == {status}, name
 
 
 def test_a_shallow_autoencoder_that_projects_breaks_shallow_does_not_denoise():
     """The planted positive of a claim of absence: shallow autoencoders that bring random
     inputs to the curve (output distance 0.1 of the inputs' 0.8) do denoise."""
-    from l2relu.jacot2023 import ledger
 
-    curves, mnist = _fig3_study_tables(0.1, 0.0, 0.2, 0.2, 20)
-    rows = judged(ledger.fig3_study_claims(curves, mnist, shallow=2, deep_from=8))
+    rows = _fig3_study_rows(*_fig3_study_tables(0.1, 0.0, 0.2, 0.2))
+    rows = rows[rows.primary.astype(bool)]
     status = dict(zip(rows.claim_id, rows.status, strict=True))
     assert status["jacot2023.fig3study.shallow_does_not_denoise"] == "fail"
     assert status["jacot2023.fig3study.deep_denoises"] == "pass"

@@ -291,6 +291,11 @@ def reading_parameter(claim_id, name):
     return CLAIMS[claim_id].every_reading[0].parameters[name]
 
 
+def readings_parameters(claim_id):
+    """{reading: its parameters} over a claim's readings, the primary first."""
+    return {r.name: r.parameters for r in CLAIMS[claim_id].every_reading}
+
+
 def readings_parameter(claim_id, name):
     """{reading: its parameter `name`} over a claim's readings that have it, the primary first."""
     return {

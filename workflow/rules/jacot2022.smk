@@ -167,7 +167,7 @@ rule compute_jacot2022_fig1_forces:
             "eps": J22_FIG1["eps"],
             "ray_angle_deg": reading_parameter(J22_RAYS, "angle_deg"),
         },
-        ray_angles=readings_parameter(J22_RAYS, "angle_deg"),
+        ray_readings=readings_parameters(J22_RAYS),
     script:
         "../scripts/compute_jacot2022_fig1_forces.py"
 
@@ -187,7 +187,7 @@ rule aggregate_jacot2022_fig1:
         ENV
     params:
         n_rays=len(J22_FIG1["digits"]),  # one ray per class, as Fig. 1
-        ray_readings=CLAIMS[J22_RAYS].reading_names,
+        ray_readings=readings_parameters(J22_RAYS),
     script:
         "../scripts/aggregate_jacot2022_fig1.py"
 
@@ -259,7 +259,7 @@ rule aggregate_jacot2022_fig1_study:
         ENV
     params:
         n_rays=len(J22_FIG1["digits"]),  # one ray per class, as Fig. 1
-        ray_angles=readings_parameter(J22_STUDY_RAYS, "angle_deg"),
+        ray_readings=readings_parameters(J22_STUDY_RAYS),
     script:
         "../scripts/aggregate_jacot2022_fig1_study.py"
 

@@ -472,6 +472,7 @@ rule train_jacot2023_fig3_study_mnist:
         code=script_code("train_jacot2023_fig3_study_mnist"),
     output:
         networks=f"results/{J23_STUDY_MNIST_RUN}/networks.csv",
+        projections=f"results/{J23_STUDY_MNIST_RUN}/projections.csv",
     log:
         job_log(J23_STUDY_MNIST_RUN),
     benchmark:
@@ -491,7 +492,6 @@ rule train_jacot2023_fig3_study_mnist:
             "noise": J23_MNIST["noise"],
             "n_noisy": J23_MNIST["n_noisy"],
             "seeds": J23_STUDY_MNIST_SEEDS,
-            "rank_rel_tol": J23_STUDY_MNIST["rank_rel_tol"],
         },
         phases=J23_STUDY_MNIST["phases"],
         device=config["device"],
@@ -508,11 +508,15 @@ rule aggregate_jacot2023_fig3_study:
         mnist=expand(
             rules.train_jacot2023_fig3_study_mnist.output.networks, kind=("shallow", "deep")
         ),
+        projections=expand(
+            rules.train_jacot2023_fig3_study_mnist.output.projections, kind=("shallow", "deep")
+        ),
         registry=claims_registry("jacot2023_fig3_study"),
         code=script_code("aggregate_jacot2023_fig3_study"),
     output:
         curves="results/jacot2023/fig3_study/curves.csv",
         mnist="results/jacot2023/fig3_study/mnist.csv",
+        projections="results/jacot2023/fig3_study/mnist_projections.csv",
         polyline=f"results/{J23_STUDY_CURVE_SET}/first_curve.csv",
         claims=claims_rows("jacot2023_fig3_study"),
     log:
@@ -612,6 +616,7 @@ register_target(
     tables=dict(
         curves=rules.aggregate_jacot2023_fig3_study.output.curves,
         mnist=rules.aggregate_jacot2023_fig3_study.output.mnist,
+        projections=rules.aggregate_jacot2023_fig3_study.output.projections,
         polyline=rules.aggregate_jacot2023_fig3_study.output.polyline,
         outputs=expand(
             rules.train_jacot2023_fig3_study_curve.output.outputs,
@@ -620,4 +625,8 @@ register_target(
     ),
     distance_bar=claim_ceiling("jacot2023.fig3study.deep_denoises"),
     jacobian_bar=claim_ceiling("jacot2023.fig3study.deep_jacobian_rank_one"),
+    # the share of the digits' variance each reading's k holds
+    variance_held=readings_parameter(
+        "jacot2023.fig3study.mnist_noise_like_projection", "variance_held"
+    ),
 )

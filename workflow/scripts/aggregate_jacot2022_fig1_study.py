@@ -16,13 +16,13 @@ for checkpoint, runs in zip(snakemake.input.checkpoints, snakemake.input.runs, s
     arrays = {k: v.numpy() for k, v in load_checkpoint(checkpoint)["arrays"].items()}
     runs = pd.read_csv(runs)
     per_layer = scores(
-        arrays, arrays.pop("inputs"), snakemake.params.n_rays, snakemake.params.ray_angles
+        arrays, arrays.pop("inputs"), snakemake.params.n_rays, snakemake.params.ray_readings
     )
     tables.append(runs.reset_index(names="network").merge(per_layer, on="network"))
 networks = pd.concat(tables, ignore_index=True).drop(columns="network")
 print(networks.to_string(), file=sys.stderr)
 write_table(networks, snakemake.output.networks)
-readings = list(snakemake.params.ray_angles)
+readings = snakemake.params.ray_readings
 rows = rows_from_registry(
     snakemake.input.registry, ledger.fig1_study_claims(networks, snakemake.params.n_rays, readings)
 )

@@ -6,8 +6,9 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import rows_from_registry, seed_of_claim  # noqa: E402
+from l2relu.claims import evaluate, seed_of_claim  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
+from l2relu.registry import load_registry  # noqa: E402
 from l2relu.timor2022 import ledger  # noqa: E402
 
 p = snakemake.params
@@ -17,6 +18,8 @@ deep["claim_seed"] = seed_of_claim(deep.seed, p.deep_first_seed, p.deep_restarts
 deep = ledger.mark_best(deep)
 fig1_runs = pd.concat([pd.read_csv(f) for f in snakemake.input.fig1_runs], ignore_index=True)
 fig1_runs["claim_seed"] = seed_of_claim(fig1_runs.seed, p.fig1_first_seed, p.fig1_runs_per_seed)
-measurements = ledger.theory_claims(theorem1, deep, fig1_runs, p.x1, p.x2)
+registry = load_registry([snakemake.input.registry])
+rank_readings = registry["timor2022.theory.thm2_rank_two"].every_reading
+measurements = ledger.theory_claims(theorem1, deep, fig1_runs, p.x1, p.x2, rank_readings)
 write_table(deep, snakemake.output.deep)
-write_table(rows_from_registry(snakemake.input.registry, measurements), snakemake.output.claims)
+write_table(evaluate(registry, measurements), snakemake.output.claims)

@@ -18,7 +18,7 @@ tables = analyze(
     dict(np.load(snakemake.input.data)),
     n_rays=len(checkpoint["config"]["digits"]),  # one ray per class, as in the paper
     cfg=ForcesConfig(**snakemake.params.forces),
-    ray_angles=snakemake.params.ray_angles,
+    ray_readings=snakemake.params.ray_readings,
 )
 seed = checkpoint["config"]["seed"]
 tables["layers"] = tables["layers"].assign(seed=seed)

@@ -1,5 +1,5 @@
 """Train one MNIST autoencoder of the jacot2023 Fig. 3 study per seed, together, and measure
-the noise each passes against a PCA projection of its Jacobian's rank."""
+the noise each passes and the noise PCA projections of the digits pass."""
 
 import sys
 
@@ -16,7 +16,7 @@ torch.set_num_threads(snakemake.threads)
 study = snakemake.params.study
 # a killed job resumes from its last save on the next run; the saves go once the output is in
 with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s"]):
-    networks = train_mnist(
+    networks, projections = train_mnist(
         dict(np.load(snakemake.input.data)),
         phases=phases_from_config(snakemake.params.phases),
         device=snakemake.params.device,
@@ -24,3 +24,4 @@ with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s
     )
     print(networks.to_string(), file=sys.stderr)
     write_table(networks, snakemake.output.networks)
+    write_table(projections, snakemake.output.projections)

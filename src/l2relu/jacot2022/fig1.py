@@ -68,11 +68,19 @@ def train(cfg: Fig1Config, data: dict, device="auto", log=None):
 def silhouette(points: np.ndarray, labels: np.ndarray) -> float:
     """Mean silhouette (Euclidean) of points (rows) grouped by label: 1 = tight, separated
     clusters, 0 = no cluster structure."""
-    dist = np.linalg.norm(points[:, None] - points[None], axis=2)
+    return _silhouette(np.linalg.norm(points[:, None] - points[None], axis=2), labels)
+
+
+def _silhouette(dist: np.ndarray, labels: np.ndarray) -> float:
+    """Mean silhouette over points given their distances; a point alone in its group scores 0
+    (the usual convention: it has no within-group distance)."""
     scores = []
     for i, label in enumerate(labels):
         same = labels == label
-        within = dist[i, same].sum() / max(same.sum() - 1, 1)
+        if same.sum() == 1:
+            scores.append(0.0)
+            continue
+        within = dist[i, same].sum() / (same.sum() - 1)
         between = min(dist[i, labels == c].mean() for c in np.unique(labels) if c != label)
         scores.append((between - within) / max(within, between))
     return float(np.mean(scores))
@@ -131,14 +139,50 @@ def _share_within(mass, angle, degrees: float, readable: bool) -> float:
     return float(mass[angle <= degrees].sum() / mass.sum()) if readable else np.nan
 
 
-def analyze(arrays: dict, data: dict, n_rays: int, cfg: ForcesConfig, ray_angles=None) -> dict:
+def rays_from_data(rows: np.ndarray, max_rays: int, active: np.ndarray | None = None) -> int:
+    """How many rays the active neurons (rows) themselves show: the k from 2 to max_rays (and
+    below the number of active neurons) whose find_rays clusters have the largest mean
+    silhouette, the distance of two neurons the angle between them; the smaller k on a tie.
+    0 where fewer than 3 neurons are active."""
+    if active is None:
+        active = forces.active_rows(rows)
+    unit = rows[active] / np.linalg.norm(rows[active], axis=1, keepdims=True)
+    angles = np.arccos(np.clip(unit @ unit.T, -1, 1))
+    best, best_k = -np.inf, 0
+    for k in range(2, min(max_rays, len(unit) - 1) + 1):
+        _, ray_of, _, _ = find_rays(rows, k, active)
+        labels = ray_of[active]
+        score = _silhouette(angles, labels) if len(np.unique(labels)) > 1 else -np.inf
+        if score > best + 1e-12:
+            best, best_k = score, k
+    return best_k
+
+
+def reading_angles(rows, n_rays: int, readings: dict, active=None) -> dict:
+    """{reading: (each row's angle to its ray in degrees, the number of rays)} for each of
+    `readings` ({name: its parameters}): n_rays rays, or, where a reading has max_rays, as many
+    as rays_from_data finds."""
+    _, _, fixed, _ = find_rays(rows, n_rays, active)
+    out = {}
+    for name, parameters in readings.items():
+        if "max_rays" not in parameters:
+            out[name] = (fixed, n_rays)
+            continue
+        k = rays_from_data(rows, parameters["max_rays"], active)
+        out[name] = (find_rays(rows, k, active)[2] if k else np.full(len(rows), np.nan), k)
+    return out
+
+
+def analyze(arrays: dict, data: dict, n_rays: int, cfg: ForcesConfig, ray_readings=None) -> dict:
     """Forces on both hidden layers, their 2-D PCA views, rays (n_rays of them: one per class in
     the paper), clustering and balance.
 
     Returns tables: `points` (data columns), `neurons` (rows), `rays`, `layers` (one row per
     hidden layer: clustering, share of neurons on a ray within cfg.ray_angle_deg and, for each
-    `ray_angles` {reading: angle}, within that angle in "mass_on_ray: <reading>", balance of
-    the forces)."""
+    of `ray_readings` {reading: its parameters (reading_angles)}, the share of their norm within
+    its angle_deg in "mass_on_ray: <reading>" and its number of rays in "rays: <reading>",
+    balance of the forces)."""
+    ray_readings = ray_readings or {}
     x = torch.tensor(data["x_train"].T)
     labels = np.asarray(data["y_train"])
     n_layers = sum(k.startswith("w") for k in arrays)
@@ -192,10 +236,11 @@ def analyze(arrays: dict, data: dict, n_rays: int, cfg: ForcesConfig, ray_angles
         # at most n_rays active neurons lie on n_rays rays whatever they learned: not read
         readable = active.sum() > n_rays
         mass_on_ray = _share_within(mass, angle[active], cfg.ray_angle_deg, readable)
-        by_reading = {
-            f"mass_on_ray: {r}": _share_within(mass, angle[active], a, readable)
-            for r, a in (ray_angles or {}).items()
-        }
+        by_reading = {}
+        for r, (angles, k) in reading_angles(z, n_rays, ray_readings).items():
+            degrees = ray_readings[r]["angle_deg"]
+            by_reading[f"mass_on_ray: {r}"] = _share_within(mass, angles[active], degrees, readable)
+            by_reading[f"rays: {r}"] = k
         ray_xy = rays @ basis.T
         tables["rays"].append(
             pd.DataFrame(

@@ -19,7 +19,7 @@ import torch
 
 from l2relu import engine
 from l2relu.jacot2022 import forces
-from l2relu.jacot2022.fig1 import computes_a_constant, find_rays
+from l2relu.jacot2022.fig1 import computes_a_constant, reading_angles
 from l2relu.seeding import derive_seed
 
 INPUTS = ("raw", "centred")
@@ -93,14 +93,15 @@ def train(cfg: StudyConfig, x: np.ndarray, labels: np.ndarray, device="auto", lo
     return arrays, records, reduced
 
 
-def layer_scores(z: np.ndarray, n_rays: int, ray_angles: dict) -> dict:
+def layer_scores(z: np.ndarray, n_rays: int, ray_readings: dict) -> dict:
     """How one hidden layer's neurons (rows of its pre-activations z, n x N) sit: the active
     ones, those the ReLU never cuts (positive on every input), and the share of the active
     neurons' norm on rays, in the full row space and in the 2-D PCA plane the paper draws,
-    within each angle of `ray_angles` ({reading: degrees}, the primary first: its shares are
-    mass_on_ray and mass_on_ray_plane, each reading's "mass_on_ray: <reading>" and
-    "mass_on_ray_plane: <reading>"). A share is NaN where it cannot be read: a layer of at most
-    n_rays active neurons (or neurons seen in the plane) lies on n_rays rays whatever their
+    under each of `ray_readings` ({reading: its parameters, fig1.reading_angles}, the primary
+    first: its shares are mass_on_ray and mass_on_ray_plane, each reading's
+    "mass_on_ray: <reading>" and "mass_on_ray_plane: <reading>", its number of rays in the full
+    space "rays: <reading>"). A share is NaN where it cannot be read: a layer of at most n_rays
+    active neurons (or neurons seen in the plane) lies on n_rays rays whatever their
     directions."""
     nan = float("nan")
     active = forces.active_rows(z)
@@ -113,33 +114,30 @@ def layer_scores(z: np.ndarray, n_rays: int, ray_angles: dict) -> dict:
         if active.any()
         else nan,
     }
-    full, plane = {}, {}
+    full, plane, counts = {}, {}, {}
     if active.sum() > n_rays:
-        _, _, angle, _ = find_rays(z, n_rays)
-        full = {
-            r: float(mass[active & (angle <= a)].sum() / mass[active].sum())
-            for r, a in ray_angles.items()
-        }
+        for r, (angle, k) in reading_angles(z, n_rays, ray_readings).items():
+            within = active & (angle <= ray_readings[r]["angle_deg"])
+            full[r], counts[r] = float(mass[within].sum() / mass[active].sum()), k
         xy = z @ forces.pca_basis(z).T
         plane_mass = np.linalg.norm(xy, axis=1)
         # an active neuron orthogonal to the plane has no direction there
         shown = active & (plane_mass > 1e-12 * plane_mass.max())
         if shown.sum() > n_rays:
-            _, _, angle_plane, _ = find_rays(xy, n_rays, active=shown)
-            plane = {
-                r: float(plane_mass[shown & (angle_plane <= a)].sum() / plane_mass[active].sum())
-                for r, a in ray_angles.items()
-            }
-    primary = next(iter(ray_angles))
+            for r, (angle, _) in reading_angles(xy, n_rays, ray_readings, shown).items():
+                within = shown & (angle <= ray_readings[r]["angle_deg"])
+                plane[r] = float(plane_mass[within].sum() / plane_mass[active].sum())
+    primary = next(iter(ray_readings))
     scores["mass_on_ray"] = full.get(primary, nan)
     scores["mass_on_ray_plane"] = plane.get(primary, nan)
-    for r in ray_angles:
+    for r in ray_readings:
         scores[f"mass_on_ray: {r}"] = full.get(r, nan)
         scores[f"mass_on_ray_plane: {r}"] = plane.get(r, nan)
+        scores[f"rays: {r}"] = counts.get(r, nan)
     return scores
 
 
-def scores(arrays: dict, reduced: np.ndarray, n_rays: int, ray_angles: dict) -> pd.DataFrame:
+def scores(arrays: dict, reduced: np.ndarray, n_rays: int, ray_readings: dict) -> pd.DataFrame:
     """layer_scores of both hidden layers of every network of a job (one row per network and
     layer, `network` its index in the batch), and whether the network has collapsed."""
     rows = []
@@ -152,6 +150,6 @@ def scores(arrays: dict, reduced: np.ndarray, n_rays: int, ray_angles: dict) -> 
         for layer in (1, 2):
             rows.append(
                 {"network": b, "layer": layer, "collapsed": collapsed}
-                | layer_scores(zs[layer - 1].numpy(), n_rays, ray_angles)
+                | layer_scores(zs[layer - 1].numpy(), n_rays, ray_readings)
             )
     return pd.DataFrame(rows)

@@ -111,14 +111,23 @@ def fig2_claims(runs: pd.DataFrame, onset_readings):
     return ms
 
 
-def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int, ray_readings):
+def _rays_found(layers: pd.DataFrame, reading: str, parameters: dict) -> str:
+    """For a reading that takes the number of rays from the data: how many it found (median
+    and range over the layers given), as a detail's tail."""
+    if "max_rays" not in parameters or layers.empty:
+        return ""
+    k = layers[f"rays: {reading}"]
+    return f"; rays found {k.median():g} [{k.min():g}, {k.max():g}]"
+
+
+def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int, ray_readings: dict):
     """Fig. 1's observations per hidden layer, one value per seed: the data cluster by digit,
-    the neurons lie on rays (under each of `ray_readings`: layers' "mass_on_ray: <reading>"),
-    the forces cancel on the feasible directions; and the radial balance that weight decay gives
-    any trained ReLU network. A collapsed network (a constant function: a dead layer) has no
-    features, and its forces' ratios read 0 against 0; a layer of n_rays or fewer active neurons
-    is on n_rays rays by construction: the registry's preconditions leave such seeds out, and
-    a check counts the collapsed ones."""
+    the neurons lie on rays (under each of `ray_readings` {reading: its parameters}: layers'
+    "mass_on_ray: <reading>"), the forces cancel on the feasible directions; and the radial
+    balance that weight decay gives any trained ReLU network. A collapsed network (a constant
+    function: a dead layer) has no features, and its forces' ratios read 0 against 0; a layer of
+    n_rays or fewer active neurons is on n_rays rays by construction: the registry's
+    preconditions leave such seeds out, and a check counts the collapsed ones."""
     ms = []
     n_seeds = layers.seed.nunique()
     collapsed = layers[layers.collapsed.astype(bool)].seed.nunique()
@@ -130,10 +139,11 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int, ray_readi
         live = {"not_collapsed": alive}
         ms.append(measured(CLUSTERS, list(per_seed.silhouette), case, meets=live))
         active = "active neurons " + ", ".join(map(str, per_seed.active_neurons[alive]))
-        for reading in ray_readings:
+        for reading, parameters in ray_readings.items():
             shares = list(per_seed[f"mass_on_ray: {reading}"])
             rays = live | {"readable_layer": readable}
-            ms.append(measured(RAYS, shares, case, None, active, reading, rays))
+            detail = active + _rays_found(per_seed[alive], reading, parameters)
+            ms.append(measured(RAYS, shares, case, None, detail, reading, rays))
         ms.append(measured(FORCES, list(per_seed.balance), case, meets=live))
         kept = per_seed[alive]
         ms.append(
@@ -149,10 +159,11 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int, ray_readi
     return ms
 
 
-def fig1_study_claims(networks: pd.DataFrame, n_rays: int, ray_readings):
+def fig1_study_claims(networks: pd.DataFrame, n_rays: int, ray_readings: dict):
     """The Fig. 1 study, per setting (inputs, lambda) and per seed: the share of each hidden
     layer's norm on rays, in the full space and (Z1) in the figure's plane, under each of
-    `ray_readings` (columns "mass_on_ray: <reading>", "mass_on_ray_plane: <reading>"). A collapsed
+    `ray_readings` {reading: its parameters} (columns "mass_on_ray: <reading>",
+    "mass_on_ray_plane: <reading>"). A collapsed
     network (a constant function) has no features to align, and a layer of n_rays or fewer
     active neurons is on n_rays rays by construction: the registry's preconditions leave both
     out, and the rows count them (a plane share that cannot be read, too few neurons seen in
@@ -170,7 +181,7 @@ def fig1_study_claims(networks: pd.DataFrame, n_rays: int, ray_readings):
             if len(live)
             else ""
         )
-        for reading in ray_readings:
+        for reading, parameters in ray_readings.items():
             for claim_id, layer, column, note in (
                 ("jacot2022.fig1study.z1_rays", z1, "mass_on_ray", cut),
                 ("jacot2022.fig1study.z2_rays", z2, "mass_on_ray", ""),
@@ -181,5 +192,7 @@ def fig1_study_claims(networks: pd.DataFrame, n_rays: int, ray_readings):
                     "readable_layer": list(layer.active_neurons > n_rays),
                 }
                 shares = list(layer[f"{column}: {reading}"])
+                if column == "mass_on_ray":  # the plane's rays are found in the plane
+                    note = note + _rays_found(layer[alive], reading, parameters)
                 ms.append(measured(claim_id, shares, case, None, note, reading, meets))
     return ms

@@ -254,26 +254,22 @@ def plateau_losses(cfg: PlateauConfig, log=None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-# the tolerance an onset reads at when set by the seeds' spread: float32 rounding, so that seeds
-# that agree to the last bit do not make every later rounding step an onset
-SPREAD_FLOOR = 1e-6
-
-
-def seeds_spread(losses: pd.DataFrame) -> dict:
+def seeds_spread(losses: pd.DataFrame, floor: float) -> dict:
     """Per (setting, N): how far apart the seeds' lowest losses are (largest over smallest,
-    minus 1), floored at SPREAD_FLOOR: the optimizer's own reproducibility, the finest
-    difference in loss the runs resolve."""
+    minus 1), at least `floor` (so that seeds that agree to the last bit do not make every later
+    rounding step an onset): the optimizer's own reproducibility, the finest difference in loss
+    the runs resolve."""
     levels = losses.groupby([*CURVE, "seed"]).objective.min().groupby(CURVE)
     spread = levels.max() / levels.min() - 1
-    return {key: max(float(v), SPREAD_FLOOR) for key, v in spread.items()}
+    return {key: max(float(v), floor) for key, v in spread.items()}
 
 
-def onsets(losses: pd.DataFrame, rel_tol: float | str) -> pd.DataFrame:
+def onsets(losses: pd.DataFrame, rel_tol: float | str, floor: float | None = None) -> pd.DataFrame:
     """Plateau onset of every (setting, N, seed), on the running best of `with_running_best`:
     the smallest width from which the loss stays within `rel_tol` of the curve's lowest, or
-    within the seeds' spread (seeds_spread) where `rel_tol` is "seeds"."""
+    within the seeds' spread (seeds_spread, at least `floor`) where `rel_tol` is "seeds"."""
     if rel_tol == "seeds":
-        tolerance = seeds_spread(losses)
+        tolerance = seeds_spread(losses, floor)
     elif isinstance(rel_tol, str):
         raise ValueError(f"rel_tol {rel_tol!r} is a number or 'seeds'")
     rows = []

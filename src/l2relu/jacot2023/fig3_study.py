@@ -1,8 +1,9 @@
 """A study of Fig. 3's autoencoders: do deep autoencoders, trained to convergence, project onto
 the data? On several smooth random curves in the plane, several initializations each, at depths
 2 to 12: how far outputs land from the curve, the Jacobian's second singular value at the data
-over its first, and ||W||^2 / L. On MNIST: how much noise a deep autoencoder passes, against a
-PCA projection of the rank its Jacobian has at the digits."""
+over its first, and ||W||^2 / L. On MNIST: how much noise a deep autoencoder passes, against
+PCA projections of the training digits of every rank (the ledger's readings pick the rank from
+the digits' variance)."""
 
 from dataclasses import dataclass
 
@@ -49,27 +50,37 @@ def train_curves(cfg: CurveStudyConfig, phases, device="auto", log=None):
     return table, first.drop(columns=["curve", "seed"]).reset_index(drop=True)
 
 
-def jacobian_rank(model, images: torch.Tensor, network: int, rel_tol: float) -> int:
-    """Median over the images (rows) of the number of singular values of network `network`'s
-    Jacobian there above rel_tol times the largest."""
+def jacobian_norms(model, images: torch.Tensor, network: int) -> np.ndarray:
+    """The largest singular value of network `network`'s Jacobian at each image (rows): 0 where
+    the network is constant around the image."""
 
     def f(v):
         return model.forward(v[:, None])[network, :, 0]
 
-    ranks = []
-    for image in images:
-        jac = torch.autograd.functional.jacobian(f, image, vectorize=True)
-        s = torch.linalg.svdvals(jac.double())
-        ranks.append(int((s > rel_tol * s[0]).sum()))
-    return int(np.median(ranks))
+    jacobians = [torch.autograd.functional.jacobian(f, image, vectorize=True) for image in images]
+    return np.array([torch.linalg.matrix_norm(j.double(), ord=2).item() for j in jacobians])
 
 
 def pca_noise_share(train: np.ndarray, noise: np.ndarray, rank: int) -> float:
     """Mean over the noise vectors (rows) of ||P e|| / ||e||, P the projection on the `rank`
     leading principal directions of the training images (rows)."""
-    _, _, vt = np.linalg.svd(train - train.mean(axis=0), full_matrices=False)
-    kept = noise @ vt[:rank].T
-    return float((np.linalg.norm(kept, axis=1) / np.linalg.norm(noise, axis=1)).mean())
+    return float(projections(train, noise).pca_noise_share.iloc[rank])
+
+
+def projections(train: np.ndarray, noise: np.ndarray) -> pd.DataFrame:
+    """Per rank r, from 0 to the number of principal directions of the training images (rows):
+    the share of their variance the r leading directions hold, and the share of the noise (rows,
+    mean over them of ||P_r e|| / ||e||) the projection P_r on those directions passes."""
+    _, s, vt = np.linalg.svd(train - train.mean(axis=0), full_matrices=False)
+    along = (noise @ vt.T) ** 2  # each noise vector's energy along each principal direction
+    passed = np.sqrt(np.cumsum(along, axis=1)) / np.linalg.norm(noise, axis=1, keepdims=True)
+    return pd.DataFrame(
+        {
+            "rank": np.arange(len(s) + 1),
+            "variance_held": np.concatenate([[0.0], np.cumsum(s**2) / np.sum(s**2)]),
+            "pca_noise_share": np.concatenate([[0.0], passed.mean(axis=0)]),
+        }
+    )
 
 
 def train_mnist(
@@ -81,15 +92,15 @@ def train_mnist(
     noise: float,
     n_noisy: int,
     seeds,
-    rank_rel_tol: float,
     dtype="float32",
     device="auto",
     log=None,
-) -> pd.DataFrame:
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """One MNIST autoencoder per seed (Fig. 3's initialization and noise for that seed: `noise`
-    the std added to each pixel of `n_noisy` training digits), trained together; per network:
-    fit, the share of the noise it passes, its Jacobian's rank at the clean digits and the
-    share a PCA projection of that rank passes."""
+    the std added to each pixel of `n_noisy` training digits), trained together. Returns two
+    tables: per network, its fit, the share of the noise it passes and the largest singular
+    value of its Jacobian at the clean digits (median over them: 0 when the network is constant
+    there); per network and rank, `projections` of the training digits with that seed's noise."""
     torch.set_flush_denormal(True)
     dev = engine.pick_device(device)
     torch_dtype = getattr(torch, dtype)
@@ -101,7 +112,7 @@ def train_mnist(
     result, before = autoencoders.train_converging(model, x, lam, phases, dtype, log)
     shown = np.linspace(0, len(train) - 1, n_noisy).round().astype(int)
     clean = train[shown]
-    rows = []
+    rows, shares = [], []
     for b, seed in enumerate(seeds):
         rng = rng_for("jacot2023", "mnist_noise", seed, noise, clean.shape)
         e = noise * rng.normal(size=clean.shape)
@@ -109,18 +120,15 @@ def train_mnist(
             both = torch.tensor(np.concatenate([clean, clean + e]).T, dtype=torch_dtype, device=dev)
             out = model.forward(both)[b].cpu().double().numpy().T
         passed = np.linalg.norm(out[len(clean) :] - out[: len(clean)], axis=1)
-        rank = jacobian_rank(
-            model, torch.tensor(clean, dtype=torch_dtype, device=dev), b, rank_rel_tol
-        )
+        norms = jacobian_norms(model, torch.tensor(clean, dtype=torch_dtype, device=dev), b)
+        network = {"depth": depth, "width": width, "seed": seed}
         rows.append(
-            {
-                "depth": depth,
-                "width": width,
-                "seed": seed,
-                **autoencoders.fit_record(result, before, b),
+            network
+            | autoencoders.fit_record(result, before, b)
+            | {
                 "noise_share": float((passed / np.linalg.norm(e, axis=1)).mean()),
-                "jacobian_rank": rank,
-                "pca_noise_share": pca_noise_share(train, e, rank),
+                "jacobian_norm": float(np.median(norms)),
             }
         )
-    return pd.DataFrame(rows)
+        shares.append(projections(train, e).assign(**network))
+    return pd.DataFrame(rows), pd.concat(shares)

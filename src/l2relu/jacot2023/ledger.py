@@ -208,12 +208,51 @@ def fig2_study_claims(networks: pd.DataFrame, shallow: int, deep: int, pad: floa
     return ms
 
 
-def fig3_study_claims(curves: pd.DataFrame, mnist: pd.DataFrame, shallow: int, deep_from: int):
+def data_rank(projections: pd.DataFrame, variance_held: float) -> int:
+    """The fewest principal directions of the training digits that hold `variance_held` of
+    their variance (`projections` of one network: fig3_study.projections)."""
+    return int(projections.loc[projections.variance_held >= variance_held, "rank"].min())
+
+
+def _mnist_projection(deep: pd.DataFrame, projections: pd.DataFrame, readings) -> list:
+    """Per seed, the deep autoencoder's noise share over that of the PCA projection on the
+    digits' k leading directions, k read from their variance; a network whose Jacobian is zero
+    at every clean digit (constant there) is collapsed and left out."""
+    deep_shares = projections[projections.depth == deep.depth.max()]
+    ms = []
+    for reading in readings:
+        ranks, shares = [], []
+        for seed in deep.index:
+            mine = deep_shares[deep_shares.seed == seed]
+            ranks.append(data_rank(mine, reading.parameters["variance_held"]))
+            shares.append(mine.set_index("rank").pca_noise_share[ranks[-1]])
+        ms.append(
+            measured(
+                "jacot2023.fig3study.mnist_noise_like_projection",
+                list(deep.noise_share / np.array(shares)),
+                f"mnist, L = {int(deep.depth.iloc[0])}",
+                detail="k = " + ", ".join(map(str, sorted(set(ranks)))),
+                reading=reading.name,
+                meets={"not_collapsed": list(deep.jacobian_norm > 0)},
+            )
+        )
+    return ms
+
+
+def fig3_study_claims(
+    curves: pd.DataFrame,
+    mnist: pd.DataFrame,
+    projections: pd.DataFrame,
+    shallow: int,
+    deep_from: int,
+    projection_readings,
+):
     """The Fig. 3 study. Curves, one value per (curve, seed) network: at every depth from
     `deep_from` on, the distance ratio to the curve, against the shallow network of the same curve
     and seed, and the Jacobian's s_2/s_1 at the data; at `shallow`, the distance ratio. MNIST,
-    one value per seed: the deep autoencoder's noise share against PCA's at its Jacobian's
-    rank. Checks: convergence over the last phase, and the deep MNIST fit."""
+    one value per seed: the deep autoencoder's noise share against PCA's (`projections`) at the
+    rank each of `projection_readings` reads from the digits. Checks: convergence over the last
+    phase, and the deep MNIST fit."""
     ms = []
     key = ["curve", "seed"]
     base = curves[curves.depth == shallow].set_index(key).sort_index()
@@ -246,14 +285,7 @@ def fig3_study_claims(curves: pd.DataFrame, mnist: pd.DataFrame, shallow: int, d
         )
     deep_mnist = mnist[mnist.depth == mnist.depth.max()].set_index("seed").sort_index()
     shallow_mnist = mnist[mnist.depth == mnist.depth.min()].set_index("seed").sort_index()
-    ms.append(
-        measured(
-            "jacot2023.fig3study.mnist_noise_like_projection",
-            list(deep_mnist.noise_share / deep_mnist.pca_noise_share),
-            f"mnist, L = {int(deep_mnist.depth.iloc[0])}",
-            detail="Jacobian rank " + ", ".join(map(str, deep_mnist.jacobian_rank)),
-        )
-    )
+    ms += _mnist_projection(deep_mnist, projections, projection_readings)
     ms.append(
         measured(
             "jacot2023.fig3study.mnist_deep_fits",

@@ -31,22 +31,25 @@ def gap_rank(s) -> int:
     return int(np.argmax(s[:-1] / s[1:])) + 1
 
 
-# values at or below this share of the largest are float rounding of a product of many layers,
-# not a direction of the data: the largest-gap reading "above the floor" ignores them
-FLOAT_FLOOR = 1e-6
-
-
-def read_rank(s, rule: str, rel_tol: float | None = None, n_values: int | None = None) -> int:
-    """A spectrum's rank (s sorted, largest first) under one reading:
+def read_rank(
+    s,
+    rule: str,
+    rel_tol: float | None = None,
+    n_values: int | None = None,
+    floor: float | None = None,
+) -> int:
+    """A spectrum's rank (s sorted, largest first) under one reading (a registry reading's
+    parameters):
     gap            the largest gap s_i/s_(i+1) among the first n_values (as a plot shows them);
-    gap_above_floor the largest gap over every value, those below FLOAT_FLOOR times the largest
-                   raised to it (so that rounding's ratios among them never win);
+    gap_above_floor the largest gap over every value, those below `floor` times the largest
+                   raised to it (values there are float rounding of a product of many layers,
+                   not directions of the data: their ratios must never win);
     threshold      the values above rel_tol times the largest."""
     s = np.asarray(s, dtype=float)
     if rule == "gap":
         return gap_rank(s[:n_values])
     if rule == "gap_above_floor":  # values below the floor count as the floor: one level
-        return gap_rank(np.maximum(s, FLOAT_FLOOR * s[0])) if len(s) and s[0] > 0 else 0
+        return gap_rank(np.maximum(s, floor * s[0])) if len(s) and s[0] > 0 else 0
     if rule == "threshold":
         return numerical_rank(s, rel_tol)
     raise ValueError(f"rank rule {rule!r} is gap, gap_above_floor or threshold")

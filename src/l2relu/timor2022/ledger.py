@@ -121,7 +121,11 @@ def fig3(table: pd.DataFrame, x1, x2, w0_norm: float):
     return ms
 
 
-def theory_claims(theorem1: pd.DataFrame, deep: pd.DataFrame, fig1_runs: pd.DataFrame, x1, x2):
+def theory_claims(
+    theorem1: pd.DataFrame, deep: pd.DataFrame, fig1_runs: pd.DataFrame, x1, x2, rank_readings
+):
+    """The theorems' rows; Thm. 2's rank under each of `rank_readings` (its entry's readings:
+    W(1) has rank 2 where sigma_2/sigma_1 exceeds the reading's rel_tol)."""
     x, _ = fig1_mod.data(x1, x2)
     theta = theory.input_angle(x)
     ms = [
@@ -134,13 +138,15 @@ def theory_claims(theorem1: pd.DataFrame, deep: pd.DataFrame, fig1_runs: pd.Data
     ]
     bound = theory.theorem3_bound(theta)
     for variant, r in fig1_runs.groupby("variant", sort=True):
-        shares, rank2_shares, in_f_shares, texts = [], [], [], []
+        shares, in_f_shares, texts = [], [], []
+        rank2_shares = {reading.name: [] for reading in rank_readings}
         for _, sweep in r.groupby("claim_seed", sort=True):
             w = _weights(sweep, "w")
             conv = sweep.converged.to_numpy()
             shares.append(theory.theorem3_event(w, conv, theta).mean())
-            rank2 = measures.numerical_rank(w[conv], rtol=1e-6) == 2
-            rank2_shares.append(rank2.mean() if conv.any() else np.nan)
+            for reading in rank_readings:
+                rank2 = measures.numerical_rank(w[conv], rtol=reading.parameters["rel_tol"]) == 2
+                rank2_shares[reading.name].append(rank2.mean() if conv.any() else np.nan)
             w0 = sweep[["w1_init_norm", "w2_init_norm"]].to_numpy()
             v0 = sweep[["v1_init_norm", "v2_init_norm"]].to_numpy()
             applies, in_f = theory.lemma6_membership(w[conv], w0[conv], v0[conv], *x.T)
@@ -155,7 +161,8 @@ def theory_claims(theorem1: pd.DataFrame, deep: pd.DataFrame, fig1_runs: pd.Data
                 detail=f"bound 2(theta/2pi)^2 = {bound:.4f}",
             )
         )
-        ms.append(measured("timor2022.theory.thm2_rank_two", rank2_shares, variant))
+        for reading, held in rank2_shares.items():
+            ms.append(measured("timor2022.theory.thm2_rank_two", held, variant, reading=reading))
         ms.append(
             measured(
                 "timor2022.theory.lemma6_in_f",
