@@ -599,8 +599,9 @@ def test_rays_are_found_with_jitter_below_the_angle_and_five_rays_are_not_three(
     """Planted positives for the rays' measure, under the entry's readings: 30 neurons on 3
     positive rays, each 3 deg off its ray, are all within 5 deg (not within 2); on 5 rays, 3
     rays hold only part of the norm (the readings with k = 3 cannot call 5 rays 3), while the
-    reading that takes k from the data finds 5 rays and all the norm on them. Neurons in random
-    directions are on no rays under any reading."""
+    reading that takes k from the data finds 5 rays and all the norm on them, and 3 rays in a
+    layer of 5 neurons on 3 rays. Neurons in random directions are on no rays under any
+    reading."""
     from l2relu.jacot2022 import fig1_study, ledger
 
     rng = np.random.default_rng(0)
@@ -618,6 +619,13 @@ def test_rays_are_found_with_jitter_below_the_angle_and_five_rays_are_not_three(
     assert scores[f"mass_on_ray: {from_data}"] == pytest.approx(1)
     spread = fig1_study.layer_scores(rng.uniform(-1, 1, (50, 42)), 3, readings)
     assert max(spread[f"mass_on_ray: {r}"] for r in readings) < 0.5
+    # a small layer: 5 neurons exactly on 3 rays, one holding 3 of them (a rule that scores a
+    # neuron alone on its ray as unclustered, as the silhouette does, reads 2 rays here)
+    small = _on_rays(rng.uniform(0.1, 1, size=(3, 42)), 3, 0.0, rng)
+    small = np.vstack([small, 2 * small[:1], 0.5 * small[:1]])
+    scores = fig1_study.layer_scores(small, n_rays=3, ray_readings=readings)
+    assert scores[f"rays: {from_data}"] == 3
+    assert scores[f"mass_on_ray: {from_data}"] == pytest.approx(1)
 
 
 def test_the_mnist_projection_share_fails_an_identity_and_passes_the_projection_on_the_data():

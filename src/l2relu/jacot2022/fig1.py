@@ -68,19 +68,11 @@ def train(cfg: Fig1Config, data: dict, device="auto", log=None):
 def silhouette(points: np.ndarray, labels: np.ndarray) -> float:
     """Mean silhouette (Euclidean) of points (rows) grouped by label: 1 = tight, separated
     clusters, 0 = no cluster structure."""
-    return _silhouette(np.linalg.norm(points[:, None] - points[None], axis=2), labels)
-
-
-def _silhouette(dist: np.ndarray, labels: np.ndarray) -> float:
-    """Mean silhouette over points given their distances; a point alone in its group scores 0
-    (the usual convention: it has no within-group distance)."""
+    dist = np.linalg.norm(points[:, None] - points[None], axis=2)
     scores = []
     for i, label in enumerate(labels):
         same = labels == label
-        if same.sum() == 1:
-            scores.append(0.0)
-            continue
-        within = dist[i, same].sum() / (same.sum() - 1)
+        within = dist[i, same].sum() / max(same.sum() - 1, 1)
         between = min(dist[i, labels == c].mean() for c in np.unique(labels) if c != label)
         scores.append((between - within) / max(within, between))
     return float(np.mean(scores))
@@ -140,22 +132,24 @@ def _share_within(mass, angle, degrees: float, readable: bool) -> float:
 
 
 def rays_from_data(rows: np.ndarray, max_rays: int, active: np.ndarray | None = None) -> int:
-    """How many rays the active neurons (rows) themselves show: the k from 2 to max_rays (and
-    below the number of active neurons) whose find_rays clusters have the largest mean
-    silhouette, the distance of two neurons the angle between them; the smaller k on a tie.
-    0 where fewer than 3 neurons are active."""
+    """How many rays the active neurons (rows) themselves show, read as a rank is read at the
+    largest gap: with spread(k) the norm-weighted mean squared angle of the neurons to the
+    nearest of find_rays' k rays, the k from 2 to max_rays (and below the number of active
+    neurons) at the largest drop spread(k - 1) / spread(k). Neurons exactly on k rays have
+    spread 0 from k on and read k. 0 where fewer than 3 neurons are active."""
     if active is None:
         active = forces.active_rows(rows)
-    unit = rows[active] / np.linalg.norm(rows[active], axis=1, keepdims=True)
-    angles = np.arccos(np.clip(unit @ unit.T, -1, 1))
-    best, best_k = -np.inf, 0
-    for k in range(2, min(max_rays, len(unit) - 1) + 1):
-        _, ray_of, _, _ = find_rays(rows, k, active)
-        labels = ray_of[active]
-        score = _silhouette(angles, labels) if len(np.unique(labels)) > 1 else -np.inf
-        if score > best + 1e-12:
-            best, best_k = score, k
-    return best_k
+    mass = np.linalg.norm(rows[active], axis=1)
+    ks = range(1, min(max_rays, int(active.sum()) - 1) + 1)
+    if len(ks) < 2:
+        return 0
+    spread = []
+    for k in ks:
+        angle = np.radians(find_rays(rows, k, active)[2][active])
+        # below float rounding of the angles, spreads are one level, as gap_rank's zeros are
+        spread.append(max(float(np.sum(mass * angle**2) / mass.sum()), 1e-12))
+    drops = np.array(spread[:-1]) / np.array(spread[1:])
+    return int(np.argmax(drops)) + 2
 
 
 def reading_angles(rows, n_rays: int, readings: dict, active=None) -> dict:
@@ -168,6 +162,8 @@ def reading_angles(rows, n_rays: int, readings: dict, active=None) -> dict:
         if "max_rays" not in parameters:
             out[name] = (fixed, n_rays)
             continue
+        if parameters.get("rule") != "largest_drop":
+            raise ValueError(f"reading {name!r}: rays from the data need rule largest_drop")
         k = rays_from_data(rows, parameters["max_rays"], active)
         out[name] = (find_rays(rows, k, active)[2] if k else np.full(len(rows), np.nan), k)
     return out
