@@ -444,6 +444,10 @@ def test_the_fig1_study_reads_no_rays_in_a_layer_of_too_few_neurons():
     z1 = measured[(measured.claim_id == "jacot2022.fig1study.z1_rays") & measured.primary].iloc[0]
     assert (z1.n_seeds, z1.n_excluded, z1.n_hold, z1.status) == (4, 1, 3, "pass")
     assert "left out: 1 with too few active neurons" in z1.reproduced_value
+    from_data = next(r for r, p in RAYS.items() if "max_rays" in p)
+    z2 = measured[(measured.claim_id == "jacot2022.fig1study.z2_rays")]
+    (found,) = z2[z2.reading == from_data].reproduced_value
+    assert "(rays found 3 [3, 3]" in found  # the rays the reading found, in a detail of its own
 
 
 def test_the_fig1_study_calls_a_constant_network_collapsed():

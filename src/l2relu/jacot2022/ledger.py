@@ -113,11 +113,15 @@ def fig2_claims(runs: pd.DataFrame, onset_readings):
 
 def _rays_found(layers: pd.DataFrame, reading: str, parameters: dict) -> str:
     """For a reading that takes the number of rays from the data: how many it found (median
-    and range over the layers given), as a detail's tail."""
+    and range over the layers given), for the row's detail; "" for the others."""
     if "max_rays" not in parameters or layers.empty:
         return ""
     k = layers[f"rays: {reading}"]
-    return f"; rays found {k.median():g} [{k.min():g}, {k.max():g}]"
+    return f"rays found {k.median():g} [{k.min():g}, {k.max():g}]"
+
+
+def _joined(*details: str) -> str:
+    return "; ".join(d for d in details if d)
 
 
 def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int, ray_readings: dict):
@@ -142,7 +146,7 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int, ray_readi
         for reading, parameters in ray_readings.items():
             shares = list(per_seed[f"mass_on_ray: {reading}"])
             rays = live | {"readable_layer": readable}
-            detail = active + _rays_found(per_seed[alive], reading, parameters)
+            detail = _joined(active, _rays_found(per_seed[alive], reading, parameters))
             ms.append(measured(RAYS, shares, case, None, detail, reading, rays))
         ms.append(measured(FORCES, list(per_seed.balance), case, meets=live))
         kept = per_seed[alive]
@@ -193,6 +197,6 @@ def fig1_study_claims(networks: pd.DataFrame, n_rays: int, ray_readings: dict):
                 }
                 shares = list(layer[f"{column}: {reading}"])
                 if column == "mass_on_ray":  # the plane's rays are found in the plane
-                    note = note + _rays_found(layer[alive], reading, parameters)
+                    note = _joined(note, _rays_found(layer[alive], reading, parameters))
                 ms.append(measured(claim_id, shares, case, None, note, reading, meets))
     return ms
