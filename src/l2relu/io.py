@@ -2,6 +2,7 @@
 
 import contextlib
 import os
+import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -89,7 +90,15 @@ def load_checkpoint(path) -> dict:
     try:
         return torch.load(path, weights_only=True)
     except pickle.UnpicklingError as error:
-        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise CheckpointError(
-            f"{path}: not a checkpoint of plain data, not read (it could run code): {first}"
+            f"{path}: not a checkpoint of plain data, not read (it could run code): "
+            f"{_what_was_refused(str(error))}"
         ) from None
+
+
+def _what_was_refused(message: str) -> str:
+    """The object torch's data-only unpickler refused ("Unsupported global: ..."), in one line
+    without terminal escapes."""
+    message = re.sub(r"\x1b\[[0-9;]*m", "", message)
+    found = re.search(r"WeightsUnpickler error: ([^\n]*?\.)(?: |$)", message)
+    return found.group(1) if found else message.strip().splitlines()[0]
