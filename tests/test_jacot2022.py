@@ -99,6 +99,22 @@ def test_running_best_is_monotone_and_onsets_use_it():
     assert theory.onsets(losses, 0.01).onset.tolist() == [2]
 
 
+def test_the_seeds_spread_sets_the_onset_tolerance_above_its_floor():
+    """Two seeds' lowest losses 1e-4 apart (relative): widths within that of the lowest are on
+    the plateau; a floor above the spread (1e-2) is the tolerance instead."""
+    losses = pd.DataFrame(
+        {
+            "setting": "oned",
+            "N": 3,
+            "seed": [0] * 4 + [1] * 4,
+            "width": [1, 2, 3, 4] * 2,
+            "objective": [2.0, 1.005, 1.00005, 1.0] + [2.0, 1.005, 1.0001, 1.0001],
+        }
+    )
+    assert theory.onsets(losses, "seeds", floor=1e-6).onset.tolist() == [3, 3]
+    assert theory.onsets(losses, "seeds", floor=1e-2).onset.tolist() == [2, 2]
+
+
 def test_plateau_data_and_predictions():
     cfg = theory.PlateauConfig("onehot", 6, 3, (1, 2), 1e-3, 1, 1, 0)
     x, y, bias = theory.plateau_data(cfg)

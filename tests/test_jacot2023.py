@@ -225,9 +225,9 @@ def test_each_rank_reading_reads_its_own_rank():
     # four directions, a fifth at 5e-3, the rest float rounding of a deep product (1e-9 .. 1e-12)
     s = np.array([1.0, 0.8, 0.6, 0.5, 5e-3, 1e-9, 1e-10, 1e-11, 1e-12, 1e-12, 1e-12])
     assert rank.read_rank(s, "gap", n_values=10) == 5  # 1e-9 / 1e-10 < 5e-3 / 1e-9
-    assert (
-        rank.read_rank(s, "gap_above_floor", floor=1e-6) == 5
-    )  # 5e-3 over the floor 1e-6 beats 0.5 / 5e-3
+    # 5e-3 over the floor 1e-6 beats 0.5 / 5e-3; raised to a floor of 1e-2, it is no gap
+    assert rank.read_rank(s, "gap_above_floor", floor=1e-6) == 5
+    assert rank.read_rank(s, "gap_above_floor", floor=1e-2) == 4
     exact = np.array([1.0, 0.3, 0.2, 0.1, 1e-16, 1e-17])  # rank 4 and rounding
     assert (
         rank.read_rank(exact, "gap_above_floor", floor=1e-6) == 4

@@ -370,7 +370,7 @@ def _fig3_study_tables(output_distance, jacobian_ratio, noise_share, pca_share, 
         [
             n
             | {"loss": 1.0, "noise_share": noise_share, "jacobian_norm": 1.0}
-            | {"objective": 1.0, "objective_before_last_phase": 1.0}
+            | {"data_dimension": 5.2, "objective": 1.0, "objective_before_last_phase": 1.0}
             for n in networks
         ]
     )
@@ -500,6 +500,15 @@ def test_timor2022_theory_rows_fail_on_antiparallel_neurons_far_outside_f_and_fl
         assert _status(ms, claim_id) == ["fail"], claim_id
     for t in (4, 5):
         assert _status(ms, f"timor2022.theory.thm{t}_ratio_bound") == ["fail", "fail"]
+    # a W(1) all but rank 1 (sigma_2/sigma_1 = 0.01): rank 2 as a float, not by the 0.1 reading
+    nearly = runs.assign(w1_1=100.0, w1_2=0.0, w2_1=0.0, w2_2=1.0)
+    ms = ledger.theory_claims(theorem1, ledger.mark_best(deep), nearly, x1, x2, readings)
+    rows = judged(ms, every_entry=False)
+    rows = rows[rows.claim_id == "timor2022.theory.thm2_rank_two"].set_index("reading")
+    assert rows.status.to_dict() == {
+        "sigma_2/sigma_1 above 1e-6": "pass",
+        "sigma_2/sigma_1 above 0.1": "fail",
+    }
 
 
 def test_f_angle_upper_fails_when_f1_and_f2_lie_opposite():
@@ -600,7 +609,7 @@ def test_rays_are_found_with_jitter_below_the_angle_and_five_rays_are_not_three(
     positive rays, each 3 deg off its ray, are all within 5 deg (not within 2); on 5 rays, 3
     rays hold only part of the norm (the readings with k = 3 cannot call 5 rays 3), while the
     reading that takes k from the data finds 5 rays and all the norm on them, and 3 rays in a
-    layer of 5 neurons on 3 rays. Neurons in random directions are on no rays under any
+    layer of 8 neurons on 3 rays. Neurons in random directions are on no rays under any
     reading."""
     from l2relu.jacot2022 import fig1_study, ledger
 
@@ -619,47 +628,94 @@ def test_rays_are_found_with_jitter_below_the_angle_and_five_rays_are_not_three(
     assert scores[f"mass_on_ray: {from_data}"] == pytest.approx(1)
     spread = fig1_study.layer_scores(rng.uniform(-1, 1, (50, 42)), 3, readings)
     assert max(spread[f"mass_on_ray: {r}"] for r in readings) < 0.5
-    # a small layer: 5 neurons exactly on 3 rays, one holding 3 of them (a rule that scores a
-    # neuron alone on its ray as unclustered, as the silhouette does, reads 2 rays here)
+    # a small layer: 8 neurons exactly on 3 rays holding 6, 1 and 1 of them (a rule that scores
+    # a neuron alone on its ray as unclustered, as the silhouette does, misses those rays)
     small = _on_rays(rng.uniform(0.1, 1, size=(3, 42)), 3, 0.0, rng)
-    small = np.vstack([small, 2 * small[:1], 0.5 * small[:1]])
+    small = np.vstack([small, *(f * small[:1] for f in (0.3, 0.5, 1.5, 2, 3))])
     scores = fig1_study.layer_scores(small, n_rays=3, ray_readings=readings)
     assert scores[f"rays: {from_data}"] == 3
     assert scores[f"mass_on_ray: {from_data}"] == pytest.approx(1)
+
+
+def test_rays_from_the_data_do_not_read_a_small_random_layer_as_rays():
+    """The number of rays read from the neurons stays at most half of them: n neurons lie on
+    n rays whatever their directions, and the spread drops most near k = n. Layers of 7 to 11
+    active neurons in random directions with lognormal norms, 40 draws each, never hold 0.9 of
+    their norm within 5 deg of the rays found, in the full row space (with k allowed up to
+    n - 1, 39 of these 120 did: the heaviest neurons each get a ray)."""
+    from l2relu.jacot2022 import fig1_study, ledger
+
+    rng = np.random.default_rng(0)
+    readings = {r.name: r.parameters for r in _readings(ledger.RAYS)}
+    from_data = next(name for name, p in readings.items() if "max_rays" in p)
+    for n in (7, 9, 11):
+        for _ in range(40):
+            z = np.abs(rng.standard_normal((n, 42))) * rng.lognormal(0, 1, (n, 1))
+            scores = fig1_study.layer_scores(z, n_rays=3, ray_readings=readings)
+            assert scores[f"rays: {from_data}"] <= n // 2
+            assert scores[f"mass_on_ray: {from_data}"] < 0.9, n
 
 
 def test_the_mnist_projection_share_fails_an_identity_and_passes_the_projection_on_the_data():
     """On Fig. 3's 200 digits with its noise: an identity autoencoder passes all the noise and
     fails every reading; the projection on the digits' k leading principal directions (each
     reading's k) passes what the row compares it with, and holds. A collapsed network (Jacobian
-    zero at the digits) is left out, not failed."""
+    zero at the digits) is left out, not failed. Each reading's k is what it says: the rounded
+    intrinsic dimension, or the fewest directions holding the share of variance."""
     from l2relu.data.mnist import subsets
     from l2relu.jacot2023 import ledger
-    from l2relu.jacot2023.fig3_study import projections
+    from l2relu.jacot2023.fig3_study import intrinsic_dimension, projections
 
-    train = subsets("embedded", None, list(range(10)), 200, 10, 0)["x_train"]
+    train = subsets("embedded", None, list(range(10)), 200, 0, 0)["x_train"]
     noise = 0.3 * np.random.default_rng(0).normal(size=(3, 10, 784))
     shares = pd.concat(projections(train, e).assign(depth=6, seed=s) for s, e in enumerate(noise))
+    dimension = intrinsic_dimension(train)
     readings = _readings("jacot2023.fig3study.mnist_noise_like_projection")
-    _, _, vt = np.linalg.svd(train - train.mean(axis=0), full_matrices=False)
+    _, sv, vt = np.linalg.svd(train - train.mean(axis=0), full_matrices=False)
+    held = np.cumsum(sv**2) / np.sum(sv**2)
     ones = [1.0] * 3
     for reading in readings:
-        k = ledger.data_rank(shares[shares.seed == 0], reading.parameters["variance_held"])
-        assert 20 < k < 100, reading.name  # far below the 199 directions the digits span
+        k = ledger.reading_rank(shares[shares.seed == 0], dimension, reading.parameters)
+        if "variance_held" in reading.parameters:
+            assert held[k - 2] < reading.parameters["variance_held"] <= held[k - 1], reading.name
+        else:
+            assert k == round(dimension)
+        assert 5 < k < 100, reading.name  # far below the 199 directions the digits span
         projected = [
             np.mean(np.linalg.norm(e @ vt[:k].T, axis=1) / np.linalg.norm(e, axis=1)) for e in noise
         ]
+        table = shares[shares["rank"] == k].pca_noise_share.to_numpy()
+        np.testing.assert_allclose(table, projected, rtol=1e-12)
         for name, passed, norm, status in (
             ("identity", ones, ones, "fail"),
             ("projection on the data", projected, ones, "pass"),
             ("collapsed", [0.0] * 3, [0.0] * 3, "inconclusive"),
         ):
-            deep = pd.DataFrame({"depth": 6, "noise_share": passed, "jacobian_norm": norm})
+            deep = pd.DataFrame(
+                {"depth": 6, "noise_share": passed, "jacobian_norm": norm}
+                | {"data_dimension": dimension}
+            )
             rows = judged(ledger._mnist_projection(deep, shares, readings), every_entry=False)
             judged_at_k = rows[rows.reading == reading.name].status.item()
             assert judged_at_k == status, (reading.name, name)
             if name != "projection on the data":  # any k: an identity passes all, none passes
                 assert set(rows.status) == {status}, name
+
+
+def test_the_intrinsic_dimension_reads_planted_dimensions_not_the_ambient_one():
+    """TwoNN on 400 points: a 3-D Gaussian and a 2-D curved sheet, each embedded in 784
+    dimensions, read about 3 and 2; a 20-D Gaussian reads far above 3."""
+    from l2relu.jacot2023.fig3_study import intrinsic_dimension
+
+    rng = np.random.default_rng(0)
+    embed = np.linalg.qr(rng.standard_normal((784, 20)))[0].T  # 20 orthonormal rows
+    flat = rng.standard_normal((400, 3)) @ embed[:3]
+    u, v = rng.uniform(0, 3, (2, 400))
+    sheet = np.stack([np.cos(u), np.sin(u), v], axis=1) @ embed[:3]  # a rolled plane
+    wide = rng.standard_normal((400, 20)) @ embed
+    assert intrinsic_dimension(flat) == pytest.approx(3, abs=0.5)
+    assert intrinsic_dimension(sheet) == pytest.approx(2, abs=0.5)
+    assert intrinsic_dimension(wide) > 10
 
 
 def test_a_shallow_autoencoder_that_projects_breaks_shallow_does_not_denoise():

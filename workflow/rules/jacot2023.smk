@@ -511,6 +511,7 @@ rule aggregate_jacot2023_fig3_study:
         projections=expand(
             rules.train_jacot2023_fig3_study_mnist.output.projections, kind=("shallow", "deep")
         ),
+        data=MNIST_DATA.format(**J23_MNIST_SUBSET),
         registry=claims_registry("jacot2023_fig3_study"),
         code=script_code("aggregate_jacot2023_fig3_study"),
     output:
@@ -625,8 +626,6 @@ register_target(
     ),
     distance_bar=claim_ceiling("jacot2023.fig3study.deep_denoises"),
     jacobian_bar=claim_ceiling("jacot2023.fig3study.deep_jacobian_rank_one"),
-    # the share of the digits' variance each reading's k holds
-    variance_held=readings_parameter(
-        "jacot2023.fig3study.mnist_noise_like_projection", "variance_held"
-    ),
+    # how each reading of the projection row reads the digits' dimension k
+    projection_readings=readings_parameters("jacot2023.fig3study.mnist_noise_like_projection"),
 )

@@ -5,16 +5,22 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from l2relu.claims import evaluate  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 from l2relu.jacot2023.data import curve_polyline  # noqa: E402
+from l2relu.jacot2023.fig3_study import intrinsic_dimension  # noqa: E402
 from l2relu.registry import load_registry  # noqa: E402
 
 curves = pd.concat(map(pd.read_csv, snakemake.input.curves), ignore_index=True)
-mnist = pd.concat(map(pd.read_csv, snakemake.input.mnist), ignore_index=True)
+# the digits' intrinsic dimension, which a reading of the projection row takes as k
+digits = np.load(snakemake.input.data)["x_train"]
+mnist = pd.concat(map(pd.read_csv, snakemake.input.mnist), ignore_index=True).assign(
+    data_dimension=intrinsic_dimension(digits)
+)
 projections = pd.concat(map(pd.read_csv, snakemake.input.projections), ignore_index=True)
 print(curves.to_string(), mnist.to_string(), sep="\n", file=sys.stderr)
 write_table(curves, snakemake.output.curves)

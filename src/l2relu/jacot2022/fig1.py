@@ -131,16 +131,20 @@ def _share_within(mass, angle, degrees: float, readable: bool) -> float:
     return float(mass[angle <= degrees].sum() / mass.sum()) if readable else np.nan
 
 
-def rays_from_data(rows: np.ndarray, max_rays: int, active: np.ndarray | None = None) -> int:
+def rays_from_data(
+    rows: np.ndarray, max_rays: int, neurons_per_ray: int, active: np.ndarray | None = None
+) -> int:
     """How many rays the active neurons (rows) themselves show, read as a rank is read at the
     largest gap: with spread(k) the norm-weighted mean squared angle of the neurons to the
-    nearest of find_rays' k rays, the k from 2 to max_rays (and below the number of active
-    neurons) at the largest drop spread(k - 1) / spread(k). Neurons exactly on k rays have
-    spread 0 from k on and read k. 0 where fewer than 3 neurons are active."""
+    nearest of find_rays' k rays, the k from 2 to max_rays, and at most the active neurons over
+    neurons_per_ray, at the largest drop spread(k - 1) / spread(k). Neurons exactly on k rays
+    have spread 0 from k on and read k. The bound on k keeps the rays fewer than the neurons:
+    n neurons lie on n rays whatever their directions, and the spread always drops most near
+    there. 0 where no k from 2 is allowed."""
     if active is None:
         active = forces.active_rows(rows)
     mass = np.linalg.norm(rows[active], axis=1)
-    ks = range(1, min(max_rays, int(active.sum()) - 1) + 1)
+    ks = range(1, min(max_rays, int(active.sum()) // neurons_per_ray) + 1)
     if len(ks) < 2:
         return 0
     spread = []
@@ -164,7 +168,7 @@ def reading_angles(rows, n_rays: int, readings: dict, active=None) -> dict:
             continue
         if parameters.get("rule") != "largest_drop":
             raise ValueError(f"reading {name!r}: rays from the data need rule largest_drop")
-        k = rays_from_data(rows, parameters["max_rays"], active)
+        k = rays_from_data(rows, parameters["max_rays"], parameters["neurons_per_ray"], active)
         out[name] = (find_rays(rows, k, active)[2] if k else np.full(len(rows), np.nan), k)
     return out
 

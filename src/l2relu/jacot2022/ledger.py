@@ -146,7 +146,8 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int, ray_readi
         for reading, parameters in ray_readings.items():
             shares = list(per_seed[f"mass_on_ray: {reading}"])
             rays = live | {"readable_layer": readable}
-            detail = _joined(active, _rays_found(per_seed[alive], reading, parameters))
+            scored = per_seed[[a and r for a, r in zip(alive, readable, strict=True)]]
+            detail = _joined(active, _rays_found(scored, reading, parameters))
             ms.append(measured(RAYS, shares, case, None, detail, reading, rays))
         ms.append(measured(FORCES, list(per_seed.balance), case, meets=live))
         kept = per_seed[alive]
@@ -197,6 +198,7 @@ def fig1_study_claims(networks: pd.DataFrame, n_rays: int, ray_readings: dict):
                 }
                 shares = list(layer[f"{column}: {reading}"])
                 if column == "mass_on_ray":  # the plane's rays are found in the plane
-                    note = _joined(note, _rays_found(layer[alive], reading, parameters))
+                    scored = layer[np.array(alive) & (layer.active_neurons > n_rays).to_numpy()]
+                    note = _joined(note, _rays_found(scored, reading, parameters))
                 ms.append(measured(claim_id, shares, case, None, note, reading, meets))
     return ms

@@ -214,17 +214,29 @@ def data_rank(projections: pd.DataFrame, variance_held: float) -> int:
     return int(projections.loc[projections.variance_held >= variance_held, "rank"].min())
 
 
+def reading_rank(projections: pd.DataFrame, data_dimension: float, parameters: dict) -> int:
+    """The digits' dimension k under one reading: their intrinsic dimension (`data_dimension`,
+    the TwoNN estimate, rounded) or the fewest principal directions holding `variance_held`."""
+    if "estimator" in parameters:
+        if parameters["estimator"] != "twonn":
+            raise ValueError(f"unknown dimension estimator {parameters['estimator']!r}")
+        return int(round(data_dimension))
+    return data_rank(projections, parameters["variance_held"])
+
+
 def _mnist_projection(deep: pd.DataFrame, projections: pd.DataFrame, readings) -> list:
     """Per seed, the deep autoencoder's noise share over that of the PCA projection on the
-    digits' k leading directions, k read from their variance; a network whose Jacobian is zero
-    at every clean digit (constant there) is collapsed and left out."""
+    digits' k leading directions, k their dimension under each reading (reading_rank; the
+    networks' data_dimension column holds the digits' TwoNN estimate); a network whose
+    Jacobian is zero at every clean digit (constant there) is collapsed and left out."""
     deep_shares = projections[projections.depth == deep.depth.max()]
     ms = []
     for reading in readings:
         ranks, shares = [], []
         for seed in deep.index:
             mine = deep_shares[deep_shares.seed == seed]
-            ranks.append(data_rank(mine, reading.parameters["variance_held"]))
+            dimension = deep.data_dimension[seed]
+            ranks.append(reading_rank(mine, dimension, reading.parameters))
             shares.append(mine.set_index("rank").pca_noise_share[ranks[-1]])
         ms.append(
             measured(
