@@ -132,23 +132,29 @@ def _share_within(mass, angle, degrees: float, readable: bool) -> float:
 
 
 def rays_from_data(
-    rows: np.ndarray, max_rays: int, neurons_per_ray: int, active: np.ndarray | None = None
+    rows: np.ndarray,
+    max_rays: int,
+    neurons_per_ray: int,
+    n_rays: int,
+    active: np.ndarray | None = None,
 ) -> int:
     """How many rays the active neurons (rows) themselves show, read as a rank is read at the
     largest gap: with spread(k) the norm-weighted mean squared angle of the neurons to the
-    nearest of find_rays' k rays, the k from 2 to max_rays, and at most the active neurons over
-    neurons_per_ray, at the largest drop spread(k - 1) / spread(k). Neurons exactly on k rays
-    have spread 0 from k on and read k. The bound on k keeps the rays fewer than the neurons:
-    n neurons lie on n rays whatever their directions, and the spread always drops most near
-    there. 0 where no k from 2 is allowed."""
+    nearest of find_rays' k rays, the k from 2 to max_rays at the largest drop
+    spread(k - 1) / spread(k). Neurons exactly on k rays have spread 0 from k on and read k.
+    k is at most the active neurons over neurons_per_ray, or n_rays (the fixed readings' number,
+    which a readable layer has more neurons than) where that is more: n neurons lie on n rays
+    whatever their directions, and the spread always drops most near k = n. 0 where no k from
+    2 is allowed."""
     if active is None:
         active = forces.active_rows(rows)
     mass = np.linalg.norm(rows[active], axis=1)
-    ks = range(1, min(max_rays, int(active.sum()) // neurons_per_ray) + 1)
-    if len(ks) < 2:
+    n_active = int(active.sum())
+    most = min(max_rays, max(n_rays, n_active // neurons_per_ray), n_active - 1)
+    if most < 2:
         return 0
     spread = []
-    for k in ks:
+    for k in range(1, most + 1):
         angle = np.radians(find_rays(rows, k, active)[2][active])
         # below float rounding of the angles, spreads are one level, as gap_rank's zeros are
         spread.append(max(float(np.sum(mass * angle**2) / mass.sum()), 1e-12))
@@ -168,7 +174,9 @@ def reading_angles(rows, n_rays: int, readings: dict, active=None) -> dict:
             continue
         if parameters.get("rule") != "largest_drop":
             raise ValueError(f"reading {name!r}: rays from the data need rule largest_drop")
-        k = rays_from_data(rows, parameters["max_rays"], parameters["neurons_per_ray"], active)
+        k = rays_from_data(
+            rows, parameters["max_rays"], parameters["neurons_per_ray"], n_rays, active
+        )
         out[name] = (find_rays(rows, k, active)[2] if k else np.full(len(rows), np.nan), k)
     return out
 

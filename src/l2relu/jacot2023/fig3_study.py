@@ -62,15 +62,22 @@ def jacobian_norms(model, images: torch.Tensor, network: int) -> np.ndarray:
 
 
 def intrinsic_dimension(points: np.ndarray) -> float:
-    """The TwoNN estimate (Facco et al. 2017) of the dimension of the set the points (rows) are
-    drawn from: from each point's two nearest neighbours at distances r1 < r2, N over the sum
-    of log(r2 / r1). It needs no scale or neighbourhood size; points with a duplicate are
-    skipped."""
-    dist = np.linalg.norm(points[:, None] - points[None], axis=2)
-    np.fill_diagonal(dist, np.inf)
-    r1, r2 = np.sort(dist, axis=1)[:, :2].T
-    ratio = r2[r1 > 0] / r1[r1 > 0]
-    return float(len(ratio) / np.log(ratio).sum())
+    """The TwoNN estimate (Facco et al. 2017, its maximum-likelihood form) of the dimension of
+    the set the points (rows) are drawn from: from each point's two nearest neighbours at
+    distances r1 <= r2, N over the sum of log(r2 / r1). It needs no scale or neighbourhood size.
+    Repeated points count once (a duplicate's distance 0 says nothing of the dimension)."""
+    x = np.unique(np.asarray(points, dtype=np.float64), axis=0)
+    if len(x) < 3:
+        raise ValueError(f"an intrinsic dimension needs 3 distinct points, got {len(x)}")
+    squared = np.sum(x**2, axis=1)
+    # the Gram form keeps memory at N x N (the difference form needs N x N x d)
+    dist2 = np.maximum(squared[:, None] + squared[None] - 2 * x @ x.T, 0)
+    np.fill_diagonal(dist2, np.inf)
+    r1, r2 = np.sqrt(np.partition(dist2, 1, axis=1)[:, :2]).T
+    log_ratio = np.log(r2 / r1)
+    if not log_ratio.sum() > 0:
+        raise ValueError("every point's two nearest neighbours are equidistant: no dimension")
+    return float(len(x) / log_ratio.sum())
 
 
 def pca_noise_share(train: np.ndarray, noise: np.ndarray, rank: int) -> float:
