@@ -414,15 +414,15 @@ def test_the_fig3_study_reads_a_projection_and_not_the_identity():
     assert status["jacot2023.fig3study.converged"] == "pass"
 
 
-def test_pca_noise_share_keeps_noise_in_the_span_and_drops_the_rest():
-    from l2relu.jacot2023.fig3_study import pca_noise_share
+def test_the_pca_projection_keeps_noise_in_the_span_and_drops_the_rest():
+    from l2relu.jacot2023.fig3_study import projections
 
     rng = np.random.default_rng(0)
     train = np.zeros((50, 5))
     train[:, :2] = rng.normal(size=(50, 2))  # the training images span the first 2 pixels
     inside, outside = np.eye(5)[:2], np.eye(5)[2:]
-    assert pca_noise_share(train, inside, 2) == pytest.approx(1.0)
-    assert pca_noise_share(train, outside, 2) == pytest.approx(0.0, abs=1e-12)
+    assert projections(train, inside).pca_noise_share[2] == pytest.approx(1.0)
+    assert projections(train, outside).pca_noise_share[2] == pytest.approx(0.0, abs=1e-12)
 
 
 def test_the_fig2_study_leaves_out_networks_that_misfit_and_reads_nothing_where_none_fits():

@@ -111,12 +111,14 @@ def fig2_claims(runs: pd.DataFrame, onset_readings):
     return ms
 
 
-def _rays_found(layers: pd.DataFrame, reading: str, parameters: dict) -> str:
+def _rays_found(layers: pd.DataFrame, meets: dict, reading: str, parameters: dict) -> str:
     """For a reading that takes the number of rays from the data: how many it found (median
-    and range over the layers given), for the row's detail; "" for the others."""
-    if "max_rays" not in parameters or layers.empty:
+    and range over the layers that meet every precondition, `meets` as the row's), for the
+    row's detail; "" for the others."""
+    kept = [all(seed) for seed in zip(*meets.values(), strict=True)]
+    if "max_rays" not in parameters or not any(kept):
         return ""
-    k = layers[f"rays: {reading}"]
+    k = layers[kept][f"rays: {reading}"]
     return f"rays found {k.median():g} [{k.min():g}, {k.max():g}]"
 
 
@@ -146,8 +148,7 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int, ray_readi
         for reading, parameters in ray_readings.items():
             shares = list(per_seed[f"mass_on_ray: {reading}"])
             rays = live | {"readable_layer": readable}
-            scored = per_seed[[a and r for a, r in zip(alive, readable, strict=True)]]
-            detail = _joined(active, _rays_found(scored, reading, parameters))
+            detail = _joined(active, _rays_found(per_seed, rays, reading, parameters))
             ms.append(measured(RAYS, shares, case, None, detail, reading, rays))
         ms.append(measured(FORCES, list(per_seed.balance), case, meets=live))
         kept = per_seed[alive]
@@ -198,7 +199,6 @@ def fig1_study_claims(networks: pd.DataFrame, n_rays: int, ray_readings: dict):
                 }
                 shares = list(layer[f"{column}: {reading}"])
                 if column == "mass_on_ray":  # the plane's rays are found in the plane
-                    scored = layer[np.array(alive) & (layer.active_neurons > n_rays).to_numpy()]
-                    note = _joined(note, _rays_found(scored, reading, parameters))
+                    note = _joined(note, _rays_found(layer, meets, reading, parameters))
                 ms.append(measured(claim_id, shares, case, None, note, reading, meets))
     return ms
