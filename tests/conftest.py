@@ -78,9 +78,9 @@ def judged(measurements, every_entry=True):
     claim id (and case, where a claim has several; and reading, after the primary's).
     every_entry=False judges a part of a target's claims."""
     from l2relu import claims
-    from l2relu.registry import load_registry
+    from l2relu.registry import load_registry, registry_files
 
-    registry = load_registry(sorted((REPO / "workflow/claims").glob("*.yaml")))
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
     measurements = list(measurements)
     if not every_entry:
         registry = {m.claim_id: registry[m.claim_id] for m in measurements}

@@ -119,6 +119,12 @@ CATALOGUE = [
         setup="results_is_a_file",
     ),
     BadInput(
+        "a registry entry under no item of the coverage index",
+        words="coverage.yaml: timor2022.fig1.converged_share is under no item of the coverage "
+        "index",
+        setup="entry_left_out_of_coverage",
+    ),
+    BadInput(
         "a scale set on the command line",
         words="config key scale: 'paper' set with --config, but the loaded config files build "
         "the 'default' scale; a scale is chosen by its config file, not by --config: load "
@@ -168,6 +174,9 @@ def spoil(setup: str, checkout, tmp):
         (tmp / "corrupt").mkdir()
         for name in MNIST_FILES:  # well-formed gzip, wrong contents
             (tmp / "corrupt" / name).write_bytes(gzip.compress(b"not MNIST"))
+    elif setup == "entry_left_out_of_coverage":
+        index = checkout / "workflow/claims/coverage.yaml"
+        index.write_text(index.read_text().replace("  - timor2022.fig1.converged_share\n", ""))
     elif setup == "results_is_a_file":
         (checkout / "results").write_text("a file where the results folder should be\n")
 

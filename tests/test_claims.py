@@ -10,10 +10,10 @@ import pytest
 import yaml
 
 from l2relu import claims
-from l2relu.registry import FAR_INSIDE, Criterion, RegistryError, load_registry
+from l2relu.registry import FAR_INSIDE, Criterion, RegistryError, load_registry, registry_files
 
 REPO = Path(__file__).resolve().parents[1]
-REGISTRY_FILES = sorted((REPO / "workflow/claims").glob("*.yaml"))
+REGISTRY_FILES = registry_files(REPO / "workflow/claims")
 
 
 @pytest.mark.parametrize(

@@ -9,9 +9,9 @@ import pytest
 import yaml
 from conftest import REPO
 
-from l2relu.registry import STATE_FIELDS, RegistryError, entry_state, load_registry
+from l2relu.registry import STATE_FIELDS, RegistryError, entry_state, load_registry, registry_files
 
-REGISTRY_FILES = sorted((REPO / "workflow/claims").glob("*.yaml"))
+REGISTRY_FILES = registry_files(REPO / "workflow/claims")
 
 
 def _unrecorded(registry) -> list[str]:

@@ -9,7 +9,7 @@ from conftest import REPO, judged
 
 from l2relu import measures
 from l2relu.claims import measured
-from l2relu.registry import load_registry
+from l2relu.registry import load_registry, registry_files
 
 
 def _status(measurements, claim_id, case=None):
@@ -98,7 +98,7 @@ def test_plateau_onsets_of_props_14_15_fail_when_the_loss_plateaus_elsewhere():
         )
 
     losses = pd.concat([onsets("bipartite", 6, 5), onsets("onehot", 6, 5), onsets("oned", 2, 12)])
-    registry = load_registry(sorted((REPO / "workflow/claims").glob("*.yaml")))
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
     readings, table = ledger.onset_readings(losses, registry, 3)
     ms = ledger.theory_claims(
         *_no_constructions(), readings, table[table.setting == "bipartite"], 1e-3
@@ -113,7 +113,7 @@ def test_plateau_onsets_of_props_14_15_fail_when_the_loss_plateaus_elsewhere():
 
 
 def _readings(claim_id):
-    return load_registry(sorted((REPO / "workflow/claims").glob("*.yaml")))[claim_id].every_reading
+    return load_registry(registry_files(REPO / "workflow/claims"))[claim_id].every_reading
 
 
 def _no_constructions():
@@ -186,7 +186,7 @@ def test_network_jacobians_of_rank_2_and_7_are_judged_as_k_or_less_under_every_r
     spectra = _jacobian_spectra({"krr": 3, "network": rank_of_map}, rng)
     point = spectra[(spectra.model == "network") & (spectra.point == 0)].ratio.to_numpy()
     assert gap_rank(point[:10]) == rank_of_map
-    registry = load_registry(sorted((REPO / "workflow/claims").glob("*.yaml")))
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
     rows = judged(ledger.krr_claims(spectra, 50, 50, 4, registry), every_entry=False)
     # "approximately rank k or less": rank 7 contradicts it, rank 2 does not
     expected = {"fail"} if rank_of_map > 4 else {"pass"}
@@ -315,7 +315,7 @@ def test_a_rank_deficient_kernel_jacobian_is_not_full_rank():
     from l2relu.jacot2023 import ledger
 
     spectra = _jacobian_spectra({"krr": 20, "network": 4}, np.random.default_rng(0))
-    registry = load_registry(sorted((REPO / "workflow/claims").glob("*.yaml")))
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
     ms = ledger.krr_claims(spectra, 50, 50, 4, registry=registry)
     assert _status(ms, "jacot2023.krr.krr_jacobian_full_rank") == ["fail"]  # 20, not 50
     assert _status(ms, "jacot2023.krr.network_jacobian_rank") == ["pass"]  # exactly rank 4

@@ -9,7 +9,7 @@ import yaml
 from conftest import REPO
 
 from l2relu import reference
-from l2relu.registry import load_registry
+from l2relu.registry import load_registry, registry_files
 
 
 def _ledger(rows):
@@ -170,7 +170,7 @@ KERNEL_PAIRS = [
 
 
 def test_the_kernel_moves_seen_across_machines_compare_equal():
-    registry = load_registry(sorted((REPO / "workflow/claims").glob("*.yaml")))
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
     ref = _ledger([(c, 1, "v", 1, "pass", [a]) for c, a, _ in KERNEL_PAIRS])
     run = _ledger([(c, 1, "v", 1, "pass", [b]) for c, _, b in KERNEL_PAIRS])
     assert reference.differences(run, ref, 1e-3, registry).empty

@@ -9,10 +9,10 @@ from docutils.core import publish_parts
 from markdown_it import MarkdownIt
 
 from l2relu import claims, verdict
-from l2relu.registry import load_registry
+from l2relu.registry import load_registry, registry_files
 
 REPO = Path(__file__).resolve().parents[1]
-REGISTRY = load_registry(sorted((REPO / "workflow/claims").glob("*.yaml")))
+REGISTRY = load_registry(registry_files(REPO / "workflow/claims"))
 DEFAULT = pd.read_csv(REPO / "reference/default/claims.csv", dtype=str, keep_default_na=False)
 
 

@@ -12,7 +12,7 @@ import yaml
 from conftest import REPO, registered_targets, snakemake
 
 from l2relu import claims, reference, verdict
-from l2relu.registry import load_registry
+from l2relu.registry import load_registry, registry_files
 
 pytestmark = pytest.mark.e2e
 
@@ -45,7 +45,7 @@ def test_every_target_has_its_figures_notebook_and_claims(built):
     assert list(ledger.columns) == claims.COLUMNS
     assert set(ledger.status) <= set(claims.STATUSES)
     # every registry entry produced its row, and every row has an entry
-    registry = load_registry(sorted((tree / "workflow/claims").glob("*.yaml")))
+    registry = load_registry(registry_files(tree / "workflow/claims"))
     assert set(ledger.claim_id) == set(registry)
     assert (ledger.kind == ledger.claim_id.map(lambda c: registry[c].kind)).all()
     empirical = ledger[ledger.kind == "empirical"]

@@ -310,13 +310,23 @@ def entry_state(claim: Claim) -> str:
     return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:12]
 
 
+# the coverage index (l2relu.coverage) sits beside the registry files and is not one of them
+NOT_A_REGISTRY = "coverage.yaml"
+
+
+def registry_files(directory) -> list[Path]:
+    """The registry files of a claims directory (workflow/claims), one per paper."""
+    return sorted(p for p in Path(directory).glob("*.yaml") if p.name != NOT_A_REGISTRY)
+
+
 def load_registry(paths) -> dict[str, Claim]:
     """Every entry of the registry files, checked: an unknown or missing field, an unknown kind,
     an empty quote, a criterion that does not parse, an id outside its paper's namespace or a
     target of another paper is an error naming the entry. (That every target is registered is
-    checked by the workflow, which knows the registered targets.)"""
+    checked by the workflow, which knows the registered targets.) The coverage index, if a glob
+    of the directory passes it, is skipped."""
     registry = {}
-    for path in map(Path, paths):
+    for path in (p for p in map(Path, paths) if p.name != NOT_A_REGISTRY):
         paper = path.stem
         entries = yaml.safe_load(path.read_text()) or {}
         if not isinstance(entries, dict):

@@ -7,6 +7,7 @@ import re
 
 import pandas as pd
 
+from l2relu import coverage
 from l2relu.claims import STATUSES, primary
 from l2relu.registry import Claim
 
@@ -134,9 +135,10 @@ def md_table(header: list[str], rows: list[list[str]]) -> list[str]:
     return lines + ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in rows]
 
 
-def claims_markdown(ledger: pd.DataFrame) -> str:
+def claims_markdown(ledger: pd.DataFrame, items=None) -> str:
     """results/claims.md: the verdict per paper (every paper, whatever kinds it has), then every
-    row that does not pass."""
+    row that does not pass, and with the coverage index's `items` how much of the papers the
+    ledger covers."""
     lines = ["# Replication ledger", "", f"**{headline(ledger)}**", ""]
     lines += md_table(VERDICT_HEADER, verdict_counts(ledger))
     for kind, title in (("exact", "Exact statements"), ("check", "Checks")):
@@ -157,7 +159,31 @@ def claims_markdown(ledger: pd.DataFrame) -> str:
         lines += md_table(
             ["claim id", *ROW_HEADER], [[r.claim_id, *row_cells(r)] for r in dependent.itertuples()]
         )
+    if items:
+        lines += coverage_markdown(items)
     return "\n".join(lines) + "\n"
+
+
+COVERAGE_RULE = (
+    "An item is a figure's claim, a table, a stated experimental number or a numbered statement "
+    "with a numerical consequence (workflow/claims/coverage.yaml, in each paper's order): it has "
+    "ledger rows, or a reason no finite test exists, or it is checkable with no row yet."
+)
+
+
+def coverage_markdown(items) -> list[str]:
+    """The coverage section of claims.md: per paper, how many of its items the ledger judges,
+    then each checkable item with no row yet and what a row would measure."""
+    lines = ["", "## Coverage of the papers", "", COVERAGE_RULE, ""]
+    lines += md_table(coverage.HEADER, coverage.table_rows(items))
+    missing = [it for it in items if it.state == "missing"]
+    if missing:
+        lines += ["", "### Checkable, no row yet", ""]
+        lines += md_table(
+            ["paper", "item", "where", "what a row would measure"],
+            [[it.paper, it.item, it.where, it.missing] for it in missing],
+        )
+    return lines
 
 
 def _dependent_rows(ledger: pd.DataFrame) -> pd.DataFrame:
@@ -270,14 +296,20 @@ def _heading(text: str, mark: str) -> list[str]:
     return [text, mark * len(text), ""]
 
 
-def landing_rst(ledger: pd.DataFrame, registry: dict[str, Claim], docs: dict[str, str]) -> str:
-    """The report's first page: the verdict per paper, every claim not replicated with the
-    paper's words, then every figure's rows, grouped by paper. `docs`: each target's
-    description, "<paper> <figure>: <what>"."""
+def landing_rst(
+    ledger: pd.DataFrame, registry: dict[str, Claim], docs: dict[str, str], items=None
+) -> str:
+    """The report's first page: the verdict per paper, with the coverage index's `items` how
+    much of each paper the ledger covers, every claim not replicated with the paper's words,
+    then every figure's rows, grouped by paper. `docs`: each target's description, "<paper>
+    <figure>: <what>"."""
     lines = _heading("Replication report: the verdict", "=")
     lines += [LANDING_STYLE, rst_escape(headline(ledger)), ""]
     lines += rst_table(VERDICT_HEADER, verdict_counts(ledger))
     lines += [rst_escape(STATUS_RULE), "", rst_escape(READINGS_RULE), ""]
+    if items:
+        lines += [f"**Coverage of the papers.** {rst_escape(COVERAGE_RULE)}", ""]
+        lines += rst_table(coverage.HEADER, coverage.table_rows(items))
     first = primary(ledger)
     not_passing = first[first.status != "pass"]
     lines += _heading(f"Claims not replicated ({len(not_passing)})", "-")

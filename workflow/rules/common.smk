@@ -32,7 +32,8 @@ from l2relu.configcheck import (
     unwritable,
 )
 from l2relu.jacot2022.sweeps import plateau_widths
-from l2relu.registry import RegistryError, load_registry
+from l2relu import coverage
+from l2relu.registry import RegistryError, load_registry, registry_files
 from l2relu.resources import asked, steps_per_job
 from l2relu.verdict import figure_title, paper_of
 
@@ -265,12 +266,20 @@ def claims_registry(target):
     return os.path.relpath(CLAIMS_DIR / f"{paper_of(target)}.yaml")
 
 
+COVERAGE_INDEX = CLAIMS_DIR / "coverage.yaml"  # l2relu.coverage: what share of the papers is judged
+
+
 def _load_claims():
-    """Every registry entry; a bad entry stops the run before any job, naming it."""
+    """Every registry entry, and the coverage index against them; a bad entry or item stops the
+    run before any job, naming it."""
     try:
-        return load_registry(sorted(CLAIMS_DIR.glob("*.yaml")))
-    except RegistryError as err:
+        registry = load_registry(registry_files(CLAIMS_DIR))
+        problems = coverage.problems(coverage.load_coverage(COVERAGE_INDEX), registry)
+    except (RegistryError, coverage.CoverageError) as err:
         raise WorkflowError(str(err)) from None
+    if problems:
+        raise WorkflowError(f"{COVERAGE_INDEX.name}: {'; '.join(problems)}")
+    return registry
 
 
 CLAIMS = _load_claims()

@@ -1,0 +1,96 @@
+"""The coverage index (workflow/claims/coverage.yaml) against the registry: every entry under
+one item of its paper, every item with exactly one of ids, not_checkable, missing; and the
+coverage the ledger and the docs print is counted from it."""
+
+import re
+
+import pytest
+import yaml
+from conftest import REPO
+
+from l2relu import coverage, verdict
+from l2relu.registry import load_registry, registry_files
+
+CLAIMS = REPO / "workflow/claims"
+INDEX = CLAIMS / "coverage.yaml"
+
+
+def test_every_registry_entry_is_under_one_item_and_every_id_is_an_entry():
+    items = coverage.load_coverage(INDEX)
+    assert coverage.problems(items, load_registry(registry_files(CLAIMS))) == []
+
+
+def test_the_index_covers_the_four_papers_of_the_registry():
+    papers = {it.paper for it in coverage.load_coverage(INDEX)}
+    assert papers == {p.stem for p in registry_files(CLAIMS)}
+
+
+def _index(tmp_path, items):
+    path = tmp_path / "coverage.yaml"
+    path.write_text(yaml.safe_dump({"paper": items}))
+    return path
+
+
+ITEM = {"item": "Thm. 1", "where": "Sec. 2", "statement": "words"}
+
+
+@pytest.mark.parametrize(
+    "entry, words",
+    [
+        (ITEM, "needs exactly one of ids, not_checkable, missing"),
+        (ITEM | {"ids": ["paper.fig1.a"], "missing": "x"}, "needs exactly one of"),
+        (ITEM | {"missing": "x", "status": "pass"}, "unknown field status"),
+        ({"item": "Thm. 1", "where": "Sec. 2", "missing": "x"}, "no statement"),
+        (ITEM | {"ids": "paper.fig1.a"}, "ids is a list of registry ids"),
+    ],
+)
+def test_a_malformed_item_is_an_error_naming_it(tmp_path, entry, words):
+    with pytest.raises(coverage.CoverageError, match=re.escape(words)) as err:
+        coverage.load_coverage(_index(tmp_path, [entry]))
+    assert str(err.value).startswith("coverage.yaml, paper item 1 (Thm. 1): ")
+
+
+def test_an_unknown_id_an_entry_under_no_item_or_under_two_is_listed(tmp_path):
+    items = coverage.load_coverage(
+        _index(
+            tmp_path,
+            [
+                ITEM | {"ids": ["paper.fig1.a", "paper.fig1.ghost"]},
+                ITEM | {"item": "Thm. 2", "ids": ["paper.fig1.a", "other.fig1.c"]},
+            ],
+        )
+    )
+    found = coverage.problems(items, {"paper.fig1.a", "paper.fig1.b", "other.fig1.c"})
+    assert found == [
+        "paper Thm. 1: paper.fig1.ghost is not a registry entry",
+        "paper.fig1.a is under two items: paper Thm. 1 and paper Thm. 2",
+        "paper Thm. 2: other.fig1.c belongs to another paper",
+        "paper.fig1.b is under no item of the coverage index",
+    ]
+
+
+def test_the_counts_read_rows_over_all_items_and_over_the_checkable_ones(tmp_path):
+    items = coverage.load_coverage(
+        _index(
+            tmp_path,
+            [
+                ITEM | {"ids": ["paper.fig1.a"]},
+                ITEM | {"item": "Lemma 2", "not_checkable": "a proof step"},
+                ITEM | {"item": "Fig. 3", "missing": "the test loss"},
+                ITEM | {"item": "Fig. 4", "ids": ["paper.fig4.a"]},
+            ],
+        )
+    )
+    assert coverage.table_rows(items) == [
+        ["paper", "4", "2", "1", "1", "50%", "67%"],
+        ["all", "4", "2", "1", "1", "50%", "67%"],
+    ]
+    text = "\n".join(verdict.coverage_markdown(items))
+    assert "| paper | Fig. 3 | Sec. 2 | the test loss |" in text
+    assert "Lemma 2" not in text  # a reason, not a missing row
+
+
+def test_the_ledger_docs_print_the_index_coverage():
+    """docs/ledger.md's coverage table is the index's, counted (a changed item changes it)."""
+    table = verdict.md_table(coverage.HEADER, coverage.table_rows(coverage.load_coverage(INDEX)))
+    assert "\n".join(table) in (REPO / "docs/ledger.md").read_text()
