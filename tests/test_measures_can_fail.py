@@ -74,12 +74,52 @@ def test_a_loss_that_keeps_falling_has_no_plateau_and_a_rise_of_every_trial_fail
             for w, o in zip(widths, curve, strict=True)
         ]
     ).assign(diverged=False, diverged_step=-1)
-    ms = ledger.fig2_claims(runs, _readings(ledger.ONSET_FIG2))
+    ms = ledger.fig2_claims(runs, _readings(ledger.ONSET_FIG2), [])
     onset, monotone = "jacot2022.fig2.plateau_onset", "jacot2022.fig2.train_loss_nonincreasing"
     assert _status(ms, onset, "falling, lambda = 0.001") == ["fail"]
     assert _status(ms, monotone, "falling, lambda = 0.001") == ["pass"]
     assert _status(ms, monotone, "noisy, lambda = 0.001") == ["pass"]
     assert _status(ms, monotone, "rising, lambda = 0.001") == ["fail"]
+
+
+def _teacher_runs(test_over_train):
+    """Fig. 2 teacher runs of 3 trials whose test loss is `test_over_train` (one ratio a
+    width, widths 1 to 64) times their training loss with the L2 term."""
+    widths = [1, 2, 4, 8, 16, 32, 64]
+    return pd.DataFrame(
+        [
+            {"dataset": "teacher", "lam": 1e-6, "width": w, "trial": t, "objective": 1e-4 / w}
+            | {"test_loss": 1e-4 / w * r}
+            for t in range(3)
+            for w, r in zip(widths, test_over_train, strict=True)
+        ]
+    ).assign(diverged=False, diverged_step=-1)
+
+
+def test_a_test_loss_above_the_training_loss_from_width_10_fails_and_below_it_passes():
+    """The caption's smaller test loss: a test loss below the training loss at every width
+    from 10 passes even where narrow networks read above it; one width above it fails, and the
+    narrow networks fail the every-width reading; the widest reading reads the last alone."""
+    from l2relu.jacot2022 import ledger
+
+    readings = _readings(ledger.TEST_BELOW_TRAIN)
+    claim = ledger.TEST_BELOW_TRAIN
+
+    def statuses(test_over_train):
+        ms = ledger.fig2_claims(_teacher_runs(test_over_train), [], readings)
+        rows = judged(ms, every_entry=False)
+        return rows[rows.claim_id == claim].set_index("reading").status.to_dict()
+
+    assert statuses([3, 2, 1.5, 1.2, 0.5, 0.4, 0.3]) == {
+        "widths from 10": "pass",
+        "every width": "fail",
+        "widest width": "pass",
+    }
+    assert statuses([0.9, 0.9, 0.9, 0.9, 0.5, 1.01, 0.3]) == {
+        "widths from 10": "fail",
+        "every width": "fail",
+        "widest width": "pass",
+    }
 
 
 def test_plateau_onsets_of_props_14_15_fail_when_the_loss_plateaus_elsewhere():

@@ -1,4 +1,5 @@
-"""Collect jacot2022's Fig. 2 sweep; measure its plateau onsets per trial."""
+"""Collect jacot2022's Fig. 2 sweep; measure its plateau onsets and test-to-training loss ratios
+per trial."""
 
 import sys
 
@@ -13,7 +14,11 @@ from l2relu.registry import load_registry  # noqa: E402
 
 runs = pd.concat([pd.read_csv(f) for f in snakemake.input.runs], ignore_index=True)
 registry = load_registry([snakemake.input.registry])
-measurements = ledger.fig2_claims(runs, registry[ledger.ONSET_FIG2].every_reading)
+measurements = ledger.fig2_claims(
+    runs,
+    registry[ledger.ONSET_FIG2].every_reading,
+    registry[ledger.TEST_BELOW_TRAIN].every_reading,
+)
 write_table(fig2.curves(runs), snakemake.output.curves)
 write_table(fig2.diverged_runs(runs), snakemake.output.diverged)
 write_table(evaluate(registry, measurements), snakemake.output.claims)

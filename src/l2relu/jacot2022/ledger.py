@@ -9,6 +9,7 @@ from l2relu.jacot2022 import theory
 from l2relu.plateau import plateau_onset, plateau_onset_on_log_scale, rise_beyond_spread
 
 ONSET_FIG2 = "jacot2022.fig2.plateau_onset"
+TEST_BELOW_TRAIN = "jacot2022.fig2.test_below_train"
 RAYS = "jacot2022.fig1.neurons_along_rays"
 CLUSTERS = "jacot2022.fig1.inputs_cluster_by_digit"
 FORCES = "jacot2022.fig1.forces_cancel"
@@ -91,11 +92,19 @@ def _fig2_onset(trial: pd.DataFrame, drop_fraction=None, decades=None):
     return plateau_onset_on_log_scale(trial.width, best, drop_fraction)
 
 
-def fig2_claims(runs: pd.DataFrame, onset_readings):
+def _test_over_train(trial: pd.DataFrame, from_width) -> float:
+    """A trial's largest ratio of test loss to training loss (with its L2 term) over the widths
+    from `from_width` ("widest": the widest alone); NaN where no width is that wide."""
+    read = trial.tail(1) if from_width == "widest" else trial[trial.width >= from_width]
+    return float((read.test_loss / read.objective).max()) if len(read) else np.nan
+
+
+def fig2_claims(runs: pd.DataFrame, onset_readings, ratio_readings):
     """Per curve (data set, lambda) and per trial: the plateau onset under each of
     `onset_readings` (the onset entry's readings, _fig2_onset's parameters), and the largest rise
     of the trial's training loss from one width to the next beyond the spread of the trials at
-    the wider width (the training noise)."""
+    the wider width (the training noise); on the teacher's curve (the figure's right panel), the
+    test-to-training loss ratio under each of `ratio_readings` (_test_over_train's parameters)."""
     ms = []
     for (dataset, lam), curve in runs.groupby(["dataset", "lam"], sort=True):
         case = f"{dataset}, lambda = {lam:g}"
@@ -104,6 +113,10 @@ def fig2_claims(runs: pd.DataFrame, onset_readings):
             onsets = [_fig2_onset(t, **reading.parameters) for t in trials]
             onsets = [np.nan if o is None else o for o in onsets]
             ms.append(measured(ONSET_FIG2, onsets, case, reading=reading.name))
+        if dataset == "teacher":
+            for reading in ratio_readings:
+                ratios = [_test_over_train(t, **reading.parameters) for t in trials]
+                ms.append(measured(TEST_BELOW_TRAIN, ratios, case, reading=reading.name))
         spread = curve.groupby("width").objective.agg(lambda o: np.ptp(np.log10(o)))
         rises = [rise_beyond_spread(t.objective, spread.loc[t.width].to_numpy()) for t in trials]
         ms.append(measured("jacot2022.fig2.train_loss_nonincreasing", rises, case))
