@@ -355,3 +355,33 @@ def test_the_side_by_side_table_shows_exclusions_of_a_side_the_other_lacks(tmp_p
     _ledger([row]).to_csv(old / "claims.csv", index=False)
     line = reference.side_by_side(new, old, [registry]).splitlines()[2]
     assert "(2/2, 1 excluded, mixed)" in line and "(2/3, mixed)" in line
+
+
+@pytest.mark.parametrize(
+    "a, b, gap",
+    [
+        ([1.0, 2.0], [1.0, 2.0], "0"),
+        ([1.0, 2.0], [1.0, 2.002], "1.0e-03"),
+        ([-4.0, 2.0], [-3.0, 2.0], "2.5e-01"),
+        ([1.0, None], [1.0, None], "0"),
+        ([1.0, None], [1.0, 2.0], "measured on one side only"),
+        ([1.0], [1.0, 2.0], "1 vs 2 values"),
+        (None, [1.0], "—"),
+    ],
+)
+def test_the_largest_gap_is_the_worst_seeds_difference_over_the_larger_value(a, b, gap):
+    assert reference.largest_gap(a, b) == gap
+
+
+def test_the_side_by_side_table_with_gaps_adds_each_rows_largest_gap(tmp_path):
+    registry = tmp_path / "paper.yaml"
+    registry.write_text(yaml.safe_dump({"paper.fig1.a": ENTRY}))
+    cpu, gpu = tmp_path / "cpu", tmp_path / "gpu"
+    for directory, values in ((cpu, "[0.5, 1.0]"), (gpu, "[0.5, 0.9]")):
+        directory.mkdir()
+        _ledger(BASE[:1]).assign(values=values).to_csv(directory / "claims.csv", index=False)
+    lines = reference.side_by_side(cpu, gpu, [registry], gaps=True).splitlines()
+    assert lines[0].endswith("| verdict | largest gap of a seed's value |")
+    assert lines[1] == "|---|---|---|---|---|---|"
+    assert lines[2].endswith("| same | 1.0e-01 |")
+    assert "largest gap" not in reference.side_by_side(cpu, gpu, [registry])

@@ -3,14 +3,15 @@ provenance.yaml), and the rows of a new ledger whose value or verdict differs fr
 
     python -m l2relu.reference save LEDGER DEST --wall-time-s S [--overlay FILE ...]
     python -m l2relu.reference update LEDGER DEST --target T [--target ...] --wall-time-s S ...
-    python -m l2relu.reference table A B --registry workflow/claims/*.yaml
+    python -m l2relu.reference table A B --registry workflow/claims/*.yaml [--gaps]
 
 `save` saves LEDGER (a results/claims.csv) as DEST/claims.csv beside DEST/provenance.yaml: the
 commit of the working tree, the date, the machine, the device and the wall time of the build.
 `update` replaces (or adds) only the rows of the named targets, from a build of those targets,
 and records that build in the provenance's `updates`: an intended change to one target's
 results regenerates its rows without rebuilding the whole scale. `table` prints two reference
-directories' ledgers side by side (markdown, the targets of B), marking each changed verdict."""
+directories' ledgers side by side (markdown, the targets of B), marking each changed verdict;
+with --gaps, also each row's largest difference between the two builds' values of one seed."""
 
 import argparse
 import datetime
@@ -300,10 +301,27 @@ def _with_case(ledger: pd.DataFrame, measures: dict) -> pd.DataFrame:
     return ledger.assign(case=cases, position=range(len(ledger)))
 
 
-def side_by_side(a: Path, b: Path, registry_paths, width: int = 48) -> str:
+def largest_gap(a: list | None, b: list | None) -> str:
+    """The largest difference between two builds' values of one seed, as a share of the larger
+    of the two (0 where every value is equal to the bit); "—" where a side has no values."""
+    if a is None or b is None:
+        return "—"
+    if len(a) != len(b):
+        return f"{len(a)} vs {len(b)} values"
+    if any((x is None) != (y is None) for x, y in zip(a, b, strict=True)):
+        return "measured on one side only"
+    gaps = [
+        abs(x - y) / max(abs(x), abs(y))
+        for x, y in zip(a, b, strict=True)
+        if x is not None and x != y
+    ]
+    return f"{max(gaps):.1e}" if gaps else "0"
+
+
+def side_by_side(a: Path, b: Path, registry_paths, width: int = 48, gaps: bool = False) -> str:
     """A markdown table of the rows of b's targets in the references a and b, matched by claim
     and case, in b's order (a's rows b lacks after them): each side's value (n_hold/n_seeds,
-    status), and the verdict's change."""
+    status), the verdict's change, and with `gaps` the largest gap between a seed's values."""
     from l2relu.registry import load_registry
 
     registry = load_registry([Path(p) for p in registry_paths])
@@ -324,9 +342,10 @@ def side_by_side(a: Path, b: Path, registry_paths, width: int = 48) -> str:
         side=merged.position_b.isna(),
         position=merged.position_b.fillna(merged.position_a),
     ).sort_values(["target_order", "side", "position"], kind="stable")
+    gap_header = " largest gap of a seed's value |" if gaps else ""
     lines = [
-        f"| claim | case | {a.name} | {b.name} | verdict |",
-        "|---|---|---|---|---|",
+        f"| claim | case | {a.name} | {b.name} | verdict |{gap_header}",
+        "|---|---|---|---|---|" + ("---|" if gaps else ""),
     ]
     for r in merged.to_dict("records"):
         before, after = r["status_a"], r["status_b"]
@@ -337,9 +356,10 @@ def side_by_side(a: Path, b: Path, registry_paths, width: int = 48) -> str:
         else:
             change = f"**{before} → {after}**"
         case = " ".join(filter(None, [r["case"], f"[{r['reading']}]" if r["reading"] else ""]))
+        gap = f" {largest_gap(_values(r, '_a'), _values(r, '_b'))} |" if gaps else ""
         lines.append(
             f"| `{r['claim_id']}` | {_cell(case)} | {_shown(r, '_a', width)} | "
-            f"{_shown(r, '_b', width)} | {change} |"
+            f"{_shown(r, '_b', width)} | {change} |{gap}"
         )
     return "\n".join(lines)
 
@@ -354,6 +374,7 @@ def main(argv=None):
     table.add_argument("a", type=Path)
     table.add_argument("b", type=Path)
     table.add_argument("--registry", nargs="+", required=True)
+    table.add_argument("--gaps", action="store_true", help="add each row's largest value gap")
     for command in (saving, updating):
         command.add_argument("ledger", type=Path)
         command.add_argument("dest", type=Path)
@@ -361,7 +382,7 @@ def main(argv=None):
         command.add_argument("--overlay", action="append", default=[])
     args = parser.parse_args(argv)
     if args.command == "table":
-        print(side_by_side(args.a, args.b, args.registry))
+        print(side_by_side(args.a, args.b, args.registry, gaps=args.gaps))
     elif args.command == "save":
         print(save(args.ledger, args.dest, args.wall_time_s, args.overlay))
     else:

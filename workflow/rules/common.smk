@@ -116,7 +116,9 @@ def existing_reference(path):
     """`path` (a reference ledger) when it exists; else the one-line error that says which
     scales have one."""
     if not Path(path).exists():
-        scales = sorted(p.parent.name for p in (WORKFLOW_DIR / "reference").glob("*/claims.csv"))
+        # other references (a GPU build of the paper scale, say) are not scales
+        names = {"default", *(p.stem for p in (WORKFLOW_DIR / "config").glob("*.yaml"))}
+        scales = sorted(s for s in names if (WORKFLOW_DIR / "reference" / s / "claims.csv").exists())
         raise WorkflowError(
             f"compare_reference: scale {config['scale']!r} has no reference ledger ({path}); "
             f"the scales with one are {', '.join(scales)}"
