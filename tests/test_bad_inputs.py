@@ -120,7 +120,7 @@ CATALOGUE = [
     ),
     BadInput(
         "a registry entry under no item of the coverage index",
-        words="coverage.yaml: timor2022.fig1.converged_share is under no item of the coverage "
+        words="coverage.yaml: timor2022.theory.thm1_rank_one is under no item of the coverage "
         "index",
         setup="entry_left_out_of_coverage",
     ),
@@ -176,7 +176,7 @@ def spoil(setup: str, checkout, tmp):
             (tmp / "corrupt" / name).write_bytes(gzip.compress(b"not MNIST"))
     elif setup == "entry_left_out_of_coverage":
         index = checkout / "workflow/claims/coverage.yaml"
-        index.write_text(index.read_text().replace("  - timor2022.fig1.converged_share\n", ""))
+        index.write_text(index.read_text().replace("  - timor2022.theory.thm1_rank_one\n", ""))
     elif setup == "results_is_a_file":
         (checkout / "results").write_text("a file where the results folder should be\n")
 

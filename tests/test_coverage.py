@@ -3,6 +3,7 @@ one item of its paper, every item with exactly one of ids, not_checkable, missin
 coverage the ledger and the docs print is counted from it."""
 
 import re
+from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -37,11 +38,11 @@ ITEM = {"item": "Thm. 1", "where": "Sec. 2", "statement": "words"}
 @pytest.mark.parametrize(
     "entry, words",
     [
-        (ITEM, "needs exactly one of ids, not_checkable, missing"),
+        (ITEM, "needs exactly one of ids, not_checkable, missing, checks"),
         (ITEM | {"ids": ["paper.fig1.a"], "missing": "x"}, "needs exactly one of"),
         (ITEM | {"missing": "x", "status": "pass"}, "unknown field status"),
         ({"item": "Thm. 1", "where": "Sec. 2", "missing": "x"}, "no statement"),
-        (ITEM | {"ids": "paper.fig1.a"}, "ids is a list of registry ids"),
+        (ITEM | {"ids": "paper.fig1.a"}, "ids and checks are lists of registry ids"),
     ],
 )
 def test_a_malformed_item_is_an_error_naming_it(tmp_path, entry, words):
@@ -60,12 +61,38 @@ def test_an_unknown_id_an_entry_under_no_item_or_under_two_is_listed(tmp_path):
             ],
         )
     )
-    found = coverage.problems(items, {"paper.fig1.a", "paper.fig1.b", "other.fig1.c"})
+    entry = SimpleNamespace(kind="empirical")
+    found = coverage.problems(
+        items, {"paper.fig1.a": entry, "paper.fig1.b": entry, "other.fig1.c": entry}
+    )
     assert found == [
         "paper Thm. 1: paper.fig1.ghost is not a registry entry",
         "paper.fig1.a is under two items: paper Thm. 1 and paper Thm. 2",
         "paper Thm. 2: other.fig1.c belongs to another paper",
         "paper.fig1.b is under no item of the coverage index",
+    ]
+
+
+def test_the_pipeline_checks_are_placed_but_not_counted_and_hold_checks_only(tmp_path):
+    items = coverage.load_coverage(
+        _index(
+            tmp_path,
+            [
+                ITEM | {"ids": ["paper.fig1.a"]},
+                {"item": "Pipeline checks", "where": "none", "statement": "invariants"}
+                | {"checks": ["paper.fig1.diverged", "paper.fig1.b"]},
+            ],
+        )
+    )
+    assert [it.state for it in items] == ["ids", "checks"]
+    assert coverage.table_rows(items)[0] == ["paper", "1", "1", "0", "0", "100%", "100%"]
+    registry = {
+        "paper.fig1.a": SimpleNamespace(kind="empirical"),
+        "paper.fig1.b": SimpleNamespace(kind="empirical"),
+        "paper.fig1.diverged": SimpleNamespace(kind="check"),
+    }
+    assert coverage.problems(items, registry) == [
+        "paper Pipeline checks: paper.fig1.b is empirical, not a check"
     ]
 
 

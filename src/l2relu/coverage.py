@@ -4,7 +4,9 @@ order, and what the ledger does with it. Each item has exactly one of
   ids            the registry entries that measure it (every registry id is under one item)
   not_checkable  why no finite numerical test exists (a referee's reason, not a cost)
   missing        what a ledger row would measure: checkable, not measured yet
-so that a reader sees what share of each paper the ledger judges, and what it leaves out."""
+so that a reader sees what share of each paper the ledger judges, and what it leaves out. An
+item with `checks` instead holds registry entries of kind check that measure the pipeline's own
+runs (no divergence, no collapse) rather than a statement: it is placed but never counted."""
 
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,7 +14,8 @@ from pathlib import Path
 import yaml
 
 ITEM_FIELDS = ("item", "where", "statement")
-STATES = ("ids", "not_checkable", "missing")
+STATES = ("ids", "not_checkable", "missing", "checks")
+COUNTED = STATES[:3]  # a `checks` item is the pipeline's, not the paper's
 
 
 class CoverageError(ValueError):
@@ -25,13 +28,14 @@ class Item:
     item: str  # as the paper numbers it: "Fig. 2 caption", "Prop. 14"
     where: str
     statement: str  # the paper's words
-    ids: tuple[str, ...] = ()
+    ids: tuple[str, ...] = ()  # the registry entries under it (its `ids` or its `checks`)
     not_checkable: str = ""
     missing: str = ""
+    checks: bool = False  # the pipeline's checks, not a statement of the paper
 
     @property
     def state(self) -> str:
-        return next(s for s in STATES if getattr(self, s))
+        return "checks" if self.checks else next(s for s in COUNTED if getattr(self, s))
 
 
 def _item(paper: str, entry, where: str) -> Item:
@@ -54,15 +58,16 @@ def _item(paper: str, entry, where: str) -> Item:
                 )
             )
         )
-    ids = entry.get("ids") or ()
+    ids = entry.get("ids") or entry.get("checks") or ()
     if isinstance(ids, str) or not all(isinstance(i, str) for i in ids):
-        raise CoverageError(f"{where}: ids is a list of registry ids")
+        raise CoverageError(f"{where}: ids and checks are lists of registry ids")
     return Item(
         paper,
         *(str(entry[f]).strip() for f in ITEM_FIELDS),
         tuple(ids),
         str(entry.get("not_checkable") or "").strip(),
         str(entry.get("missing") or "").strip(),
+        bool(entry.get("checks")),
     )
 
 
@@ -83,23 +88,26 @@ def load_coverage(path) -> list[Item]:
     return items
 
 
-def problems(items: list[Item], registry_ids) -> list[str]:
-    """Where the index and the registry disagree: an id that is no entry, an entry under no
-    item or under two, an id filed under another paper."""
+def problems(items: list[Item], registry: dict) -> list[str]:
+    """Where the index and the registry ({id: entry}) disagree: an id that is no entry, an
+    entry under no item or under two, an id filed under another paper, a `checks` entry that
+    is not of kind check."""
     found = []
     seen: dict[str, str] = {}
     for it in items:
         for claim_id in it.ids:
             label = f"{it.paper} {it.item}"
-            if claim_id not in registry_ids:
+            if claim_id not in registry:
                 found.append(f"{label}: {claim_id} is not a registry entry")
             elif not claim_id.startswith(f"{it.paper}."):
                 found.append(f"{label}: {claim_id} belongs to another paper")
+            elif it.checks and registry[claim_id].kind != "check":
+                found.append(f"{label}: {claim_id} is {registry[claim_id].kind}, not a check")
             if claim_id in seen:
                 found.append(f"{claim_id} is under two items: {seen[claim_id]} and {label}")
             seen[claim_id] = label
     found += [
-        f"{i} is under no item of the coverage index" for i in sorted(set(registry_ids) - set(seen))
+        f"{i} is under no item of the coverage index" for i in sorted(set(registry) - set(seen))
     ]
     return found
 
@@ -110,8 +118,8 @@ def counts(items: list[Item]) -> list[dict]:
     papers = list(dict.fromkeys(it.paper for it in items))
     rows = []
     for paper in [*papers, "all"]:
-        mine = [it for it in items if paper in ("all", it.paper)]
-        n = {s: sum(it.state == s for it in mine) for s in STATES}
+        mine = [it for it in items if paper in ("all", it.paper) and not it.checks]
+        n = {s: sum(it.state == s for it in mine) for s in COUNTED}
         checkable = len(mine) - n["not_checkable"]
         rows.append(
             {
