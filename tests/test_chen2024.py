@@ -241,9 +241,56 @@ def test_fig2_grid_shows_lemma_3_4_and_its_rows_catch_a_wrong_map():
     grid, layer = fig2_grid(Fig2Config((0.5, 0.3), 30.0, 120.0, 2.0, 21))
     assert set(grid.region) == {"forward", "backward", "neither"}
     args = (layer["p"], layer["h"], layer["theta"])
-    assert (judged(ledger.fig2_claims(grid, *args)).status == "pass").all()
+    assert (judged(ledger.fig2_claims(grid, *args), False).status == "pass").all()
     identity = grid.assign(tau1=grid.x1, tau2=grid.x2)  # a map that truncates nothing
-    assert (judged(ledger.fig2_claims(identity, *args)).status == "fail").sum() == 2
+    assert (judged(ledger.fig2_claims(identity, *args), False).status == "fail").sum() == 2
+
+
+def _any_dimension_statuses():
+    from l2relu.chen2024 import ledger
+    from l2relu.chen2024.lemmas import AnyDimensionConfig
+
+    rows = judged(ledger.any_dimension_claims(AnyDimensionConfig((2, 3, 6), 50, 1)), False)
+    return rows.set_index("claim_id").status.to_dict()
+
+
+def test_section_3_lemmas_hold_in_any_dimension_and_their_rows_catch_planted_errors(monkeypatch):
+    """The five rows pass on the paper's constructions; each fails on a planted error: a layer
+    that does not shrink the cone into
+    the orthant (3.4), another shrink than eq. (37)'s (Remark 3.5), a P that moves points outside
+    ker W (43), a wrong theta_n (36); and Lemma 3.3's, which holds for any chain of matrices (the
+    row space of W^(l) lies in that of W^(l-1)), fails only on a wrong computation: a transpose
+    for the pseudo-inverse."""
+    from l2relu.chen2024 import lemmas
+
+    assert set(_any_dimension_statuses().values()) == {"pass"}
+
+    def unshrunk(p, h, theta, m=None):
+        w = tr.rotation_onto(h, np.ones(len(p)) / np.sqrt(len(p)))[: m or len(p)]
+        return w, -w @ p
+
+    planted = [
+        ("pseudo_inverse", np.transpose, "chen2024.fig2.lemma33_projectors"),
+        ("cone_layer", unshrunk, "chen2024.fig2.lemma34_any_dimension"),
+        (
+            "into_kernel",
+            lambda keep, rng: rng.standard_normal(keep.shape),
+            "chen2024.fig2.kernel_invariance",
+        ),
+        ("shrink_factor", lambda theta, n: 0.5, "chen2024.fig2.remark35_polar"),
+    ]
+    for name, wrong, claim in planted:
+        with monkeypatch.context() as m:
+            m.setattr(lemmas, name, wrong)
+            statuses = _any_dimension_statuses()
+        assert statuses[claim] == "fail", name
+    with monkeypatch.context() as m:
+        from l2relu.chen2024 import ledger
+
+        m.setattr(ledger, "orthant_aperture", lambda n: 1.01 * tr.orthant_aperture(n))
+        assert _any_dimension_statuses()["chen2024.fig2.orthant_aperture"] == "fail"
+        m.setattr(ledger, "orthant_aperture", lambda n: 0.99 * tr.orthant_aperture(n))
+        assert _any_dimension_statuses()["chen2024.fig2.orthant_aperture"] == "fail"
 
 
 def test_fig1_tables_collapse_the_first_class_only():

@@ -1,4 +1,5 @@
-"""Carry a grid of the plane through Lemma 3.4's layer for chen2024's Fig. 2."""
+"""Carry a grid of the plane through Lemma 3.4's layer for chen2024's Fig. 2, and check Section 3's
+lemmas on random constructions in higher dimensions."""
 
 import sys
 
@@ -6,13 +7,18 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from l2relu.chen2024 import ledger  # noqa: E402
 from l2relu.chen2024.figures import Fig2Config, fig2_grid  # noqa: E402
+from l2relu.chen2024.lemmas import AnyDimensionConfig  # noqa: E402
 from l2relu.claims import rows_from_registry  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 
 config = dict(snakemake.params.config)
+checks = config.pop("any_dimension")
 grid, layer = fig2_grid(Fig2Config(**config | {"base_point": tuple(config["base_point"])}))
 print(f"W = {layer['w'].tolist()}, b = {layer['b'].tolist()}", file=sys.stderr)
 write_table(grid, snakemake.output.grid)
 measurements = ledger.fig2_claims(grid, layer["p"], layer["h"], layer["theta"])
+measurements += ledger.any_dimension_claims(
+    AnyDimensionConfig(**checks | {"dims": tuple(checks["dims"])})
+)
 rows = rows_from_registry(snakemake.input.registry, measurements)
 write_table(rows, snakemake.output.claims)

@@ -4,6 +4,8 @@
 import numpy as np
 import pandas as pd
 
+from l2relu.chen2024 import lemmas
+from l2relu.chen2024.truncation import orthant_aperture
 from l2relu.claims import measured
 
 # The registry's name of each construction.
@@ -79,6 +81,24 @@ def fig2_claims(grid: pd.DataFrame, p, h, theta):
         measured("chen2024.fig2.between_cones_onto_edges", off_edge, detail=f"{len(sides)} points"),
         measured("chen2024.fig2.forward_cone_identity", moved, detail=f"{len(forward)} points"),
         measured("chen2024.fig2.backward_cone_to_base", off, detail=f"{len(backward)} points"),
+    ]
+
+
+def any_dimension_claims(cfg: lemmas.AnyDimensionConfig):
+    """Section 3's lemmas on random constructions in the dimensions of `cfg`, beyond Fig. 2's
+    plane: each the largest error l2relu.chen2024.lemmas finds; for (36), the boundary of
+    C_theta_n[u_n] touching the orthant (its smallest coordinate, the largest in size over n)."""
+    dims = f"n = {', '.join(map(str, cfg.dims))}"
+    layers = f"{dims}; m = n, n - 1, 1; {cfg.points} points a cone"
+    touch = max((lemmas.orthant_touch(n, orthant_aperture(n)) for n in cfg.dims), key=abs)
+    return [
+        measured("chen2024.fig2.lemma33_projectors", lemmas.lemma33_error(cfg), detail=dims),
+        measured("chen2024.fig2.lemma34_any_dimension", lemmas.lemma34_error(cfg), detail=layers),
+        measured(
+            "chen2024.fig2.kernel_invariance", lemmas.kernel_invariance_error(cfg), detail=layers
+        ),
+        measured("chen2024.fig2.remark35_polar", lemmas.polar_error(cfg), detail=dims),
+        measured("chen2024.fig2.orthant_aperture", touch, detail=dims),
     ]
 
 
