@@ -118,7 +118,9 @@ def existing_reference(path):
     if not Path(path).exists():
         # other references (a GPU build of the paper scale, say) are not scales
         names = {"default", *(p.stem for p in (WORKFLOW_DIR / "config").glob("*.yaml"))}
-        scales = sorted(s for s in names if (WORKFLOW_DIR / "reference" / s / "claims.csv").exists())
+        scales = sorted(
+            s for s in names if (WORKFLOW_DIR / "reference" / s / "claims.csv").exists()
+        )
         raise WorkflowError(
             f"compare_reference: scale {config['scale']!r} has no reference ledger ({path}); "
             f"the scales with one are {', '.join(scales)}"
