@@ -24,10 +24,10 @@ FINISHED = re.compile(r"^Finished jobid: (\d+) \(Rule: (\w+)\)$")
 FIELD = re.compile(r"^\s+(output|jobid): (.*)$")
 
 
-def jobs_of_log(path) -> dict:
+def jobs_of_log(text: str) -> dict:
     """{jobid: {rule, outputs, start, end}} of one build's log (a job not ended has no end)."""
     jobs, when, current = {}, None, None
-    for line in open(path).read().splitlines():
+    for line in text.splitlines():
         if m := STAMP.match(line):
             when = datetime.strptime(m[1], "%a %b %d %H:%M:%S %Y")
         elif m := RULE.match(line):
@@ -62,14 +62,17 @@ def main(argv):
     print("|---|---|---|---|---|")
     dags = {}
     for log in logs:
-        jobs = jobs_of_log(log)
+        text = open(log).read()
+        jobs = jobs_of_log(text)
         if not jobs:
             continue
         start = min(j["start"] for j in jobs.values())
         # the build's targets: its command line's config `targets`
-        targets = re.search(r"^  Command: .*targets=\[([^\]]*)\]", open(log).read(), re.M)
+        targets = re.search(r"^  Command: .*targets=\[([^\]]*)\]", text, re.M)
         for target in sorted(targets[1].split(",") if targets else []):
-            dag = dags.setdefault(target, dag_outputs(target, snakemake_args))
+            if target not in dags:  # one dry run a target, whatever the logs
+                dags[target] = dag_outputs(target, snakemake_args)
+            dag = dags[target]
             ran = [j for j in jobs.values() if j["outputs"] & dag or j["rule"] == target]
             ended = [j for j in ran if j["end"]]
             if not ended:

@@ -10,10 +10,10 @@ import yaml
 from conftest import REPO
 
 from l2relu import coverage, verdict
-from l2relu.registry import load_registry, registry_files
+from l2relu.registry import COVERAGE_FILE, load_registry, registry_files
 
 CLAIMS = REPO / "workflow/claims"
-INDEX = CLAIMS / "coverage.yaml"
+INDEX = CLAIMS / COVERAGE_FILE
 
 
 def test_every_registry_entry_is_under_one_item_and_every_id_is_an_entry():

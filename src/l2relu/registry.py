@@ -311,12 +311,12 @@ def entry_state(claim: Claim) -> str:
 
 
 # the coverage index (l2relu.coverage) sits beside the registry files and is not one of them
-NOT_A_REGISTRY = "coverage.yaml"
+COVERAGE_FILE = "coverage.yaml"
 
 
 def registry_files(directory) -> list[Path]:
     """The registry files of a claims directory (workflow/claims), one per paper."""
-    return sorted(p for p in Path(directory).glob("*.yaml") if p.name != NOT_A_REGISTRY)
+    return sorted(p for p in Path(directory).glob("*.yaml") if p.name != COVERAGE_FILE)
 
 
 def load_registry(paths) -> dict[str, Claim]:
@@ -326,7 +326,7 @@ def load_registry(paths) -> dict[str, Claim]:
     checked by the workflow, which knows the registered targets.) The coverage index, if a glob
     of the directory passes it, is skipped."""
     registry = {}
-    for path in (p for p in map(Path, paths) if p.name != NOT_A_REGISTRY):
+    for path in (p for p in map(Path, paths) if p.name != COVERAGE_FILE):
         paper = path.stem
         entries = yaml.safe_load(path.read_text()) or {}
         if not isinstance(entries, dict):

@@ -33,7 +33,7 @@ from l2relu.configcheck import (
 )
 from l2relu.jacot2022.sweeps import plateau_widths
 from l2relu import coverage
-from l2relu.registry import RegistryError, load_registry, registry_files
+from l2relu.registry import COVERAGE_FILE, RegistryError, load_registry, registry_files
 from l2relu.resources import asked, steps_per_job
 from l2relu.verdict import figure_title, paper_of
 
@@ -88,8 +88,13 @@ def _how_to_build(scale):
         # the overlay's header shows how it is loaded (after which other overlays)
         loads = re.search(r"--configfile [^\n]+", overlay.read_text())
         return "load " + (loads[0].strip() if loads else f"--configfile config/{scale}.yaml")
+    return "the scales are " + ", ".join(_scales())
+
+
+def _scales():
+    """Every scale: the default and each overlay of config/ (config.yaml is the default's)."""
     overlays = sorted(p.stem for p in (WORKFLOW_DIR / "config").glob("*.yaml"))
-    return "the scales are " + ", ".join(["default", *(s for s in overlays if s != "config")])
+    return ["default", *(s for s in overlays if s != "config")]
 
 
 def _check_command_line():
@@ -117,10 +122,7 @@ def existing_reference(path):
     scales have one."""
     if not Path(path).exists():
         # other references (a GPU build of the paper scale, say) are not scales
-        names = {"default", *(p.stem for p in (WORKFLOW_DIR / "config").glob("*.yaml"))}
-        scales = sorted(
-            s for s in names if (WORKFLOW_DIR / "reference" / s / "claims.csv").exists()
-        )
+        scales = [s for s in _scales() if (WORKFLOW_DIR / "reference" / s / "claims.csv").exists()]
         raise WorkflowError(
             f"compare_reference: scale {config['scale']!r} has no reference ledger ({path}); "
             f"the scales with one are {', '.join(scales)}"
@@ -270,7 +272,7 @@ def claims_registry(target):
     return os.path.relpath(CLAIMS_DIR / f"{paper_of(target)}.yaml")
 
 
-COVERAGE_INDEX = CLAIMS_DIR / "coverage.yaml"  # l2relu.coverage: what share of the papers is judged
+COVERAGE_INDEX = CLAIMS_DIR / COVERAGE_FILE  # l2relu.coverage: what share of the papers is judged
 
 
 def _load_claims():
