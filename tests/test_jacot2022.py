@@ -62,6 +62,26 @@ def test_prop19_holds_for_the_proofs_loss_and_not_for_the_statements():
     assert (statement.lowest_nearby < statement.loss_at_point - 1e-6).all()
 
 
+def test_prop19_second_half_is_the_closed_form_and_fails_from_inside_the_arc():
+    """L^k at the proof's W^eps minus L^k on the arc is eps^4 - 2 (1 - lambda) eps^2 (statement's
+    Y, printed perturbation); the same perturbation of an interior point of the arc, a local
+    minimum of L and, through it, of L^k nearby, raises L^k (the row's negative case)."""
+    lam = 0.1
+    cfg = theory.Prop19Config(lam, 0.7, 1e-3, 10, (1, 1), "sum", endpoint_eps=(1e-2,))
+    drop, far = theory.prop19_endpoint(cfg, "statement", "printed")
+    assert drop == pytest.approx(1e-8 - 2 * (1 - lam) * 1e-4, rel=1e-9)
+    assert far == pytest.approx(1e-4)  # the covariances move by eps^2
+    assert theory.prop19_endpoint(cfg, "proof", "printed")[0] == pytest.approx(
+        2 * (1 + lam) * 1e-4 + 1e-8, rel=1e-9
+    )
+    x, y = np.array([1.0, -1.0]), np.array([1.0, -1.0])
+    a = np.sqrt(1 - lam) * np.array([np.cos(0.7), np.sin(0.7)])
+    base = theory.reformulated_loss(*theory.prop19_covariances(a, a, x), x, y, lam)
+    inner = a - [0.0, 1e-2]  # a_2 -> a_2 - eps in both layers: still inside the arc's cone
+    moved = theory.reformulated_loss(*theory.prop19_covariances(inner, inner, x), x, y, lam)
+    assert moved - base > 1e-6
+
+
 def test_plateau_onset_definition():
     widths = [1, 2, 3, 4, 5]
     assert plateau_onset(widths, [9.0, 5.0, 1.001, 1.0, 1.0005], rel_tol=0.002) == 3

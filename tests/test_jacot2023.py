@@ -211,13 +211,15 @@ def test_fig2_ledger_wants_tripoints_shallow_and_none_deep():
             "diverged_step": [-1, -1, -1, 40],
         }
     )
-    rows = judged(ledger.fig2_claims(summary, shallow=2, deep=9))
+    rows = judged(ledger.fig2_claims(summary, shallow=2, deep=9), False)
     # the diverged network does not fit: left out, its row measures nothing
     assert rows.status.tolist() == ["pass", "fail", "pass", "inconclusive", "fail"]
     assert rows.n_excluded.tolist() == [0, 0, 0, 1, 0]
     assert rows.reproduced_value.iloc[-1] == "1 (of 4; at step 40)"
     # a misfit network is left out as the Fig. 2 study leaves it out
-    misfit = judged(ledger.fig2_claims(summary.assign(train_accuracy=0.95), shallow=2, deep=9))
+    misfit = judged(
+        ledger.fig2_claims(summary.assign(train_accuracy=0.95), shallow=2, deep=9), False
+    )
     assert "left out: 1 misfit" in misfit.reproduced_value.iloc[0]
 
 

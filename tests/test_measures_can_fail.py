@@ -544,6 +544,8 @@ def test_timor2022_theory_rows_fail_on_antiparallel_neurons_far_outside_f_and_fl
     for claim_id in (
         "timor2022.theory.thm2_rank_two",  # rank 1 in every run
         "timor2022.theory.lemma6_in_f",  # norm 100, far outside F_i
+        "timor2022.theory.lemma6_norm_interval",  # norm 100 > U_i = 1.258
+        "timor2022.theory.lemma6_angle_interval",  # the angle is pi
         "timor2022.theory.thm3_event_share",  # the angle is pi
     ):
         assert _status(ms, claim_id) == ["fail"], claim_id
@@ -558,6 +560,180 @@ def test_timor2022_theory_rows_fail_on_antiparallel_neurons_far_outside_f_and_fl
         "sigma_2/sigma_1 above 1e-6": "pass",
         "sigma_2/sigma_1 above 0.1": "fail",
     }
+
+
+def test_prop19_second_half_fails_where_the_perturbation_raises_the_loss():
+    """The reading whose perturbation raises L^k (the proof's Y with W^eps as printed) fails;
+    the two that lower it pass: the row reads the sign of the drop, not its presence."""
+    from l2relu.jacot2022 import ledger, theory
+
+    prop13, remark23, prop1, _ = _no_constructions()
+    cfg = theory.Prop19Config(0.1, 0.7, 1e-3, 100, (1.0, 1.0), "sum")
+    readings = _readings(ledger.PROP19_ENDPOINT)
+    ms = ledger.theory_claims(
+        prop13,
+        remark23,
+        prop1,
+        theory.prop19_table(cfg),
+        [],
+        pd.DataFrame(columns=["N"]),
+        1e-3,
+        readings,
+    )
+    rows = judged(ms, every_entry=False)
+    rows = rows[rows.claim_id == ledger.PROP19_ENDPOINT].set_index("reading").status
+    assert rows.to_dict() == {
+        "statement's Y, printed perturbation": "pass",
+        "proof's Y, printed perturbation": "fail",
+        "proof's Y, perturbation's sign flipped": "pass",
+    }
+
+
+def test_lemma9_balance_fails_when_a_neuron_ends_unbalanced():
+    """Runs that start balanced (||w_i(0)|| = ||v_i(0)||) and end with ||w_i|| = 1 = ||v_i|| hold;
+    ending with v_i = 0 (a drift of 1, the quantity's own size) fails; a diverged run is not
+    read."""
+    from l2relu.timor2022 import ledger
+
+    def runs(v_end, diverged=False):
+        return pd.DataFrame(
+            [
+                {"variant": "paper_text", "claim_seed": s, "seed": s, "diverged": diverged}
+                | {"w1_1": 1.0, "w1_2": 0.0, "w2_1": 0.0, "w2_2": 1.0}
+                | {"v1_1": v_end, "v1_2": 0.0, "v2_1": 0.0, "v2_2": v_end}
+                | {f"{k}{i}_init_norm": 1e-4 for k in ("w", "v") for i in (1, 2)}
+                for s in range(3)
+            ]
+        )
+
+    x1, x2 = [1.0, 0.99], [-1.0, 0.99]
+    claim_id = "timor2022.theory.lemma9_balance"
+    assert _status(ledger.balance_claims(runs(1.0), x1, x2, 1e-4), claim_id) == ["pass"]
+    assert _status(ledger.balance_claims(runs(0.0), x1, x2, 1e-4), claim_id) == ["fail"]
+    unread = pd.concat([runs(1.0), runs(0.0, diverged=True)])
+    assert _status(ledger.balance_claims(unread, x1, x2, 1e-4), claim_id) == ["pass"]
+
+
+def test_prop3_rows_fail_for_a_jacobian_its_norm_cannot_carry():
+    """Prop. 3's bound and the rank it implies, read against ||W||^2 / L = 10 at L = 13: a
+    network Jacobian of rank 4 (singular values 2, the rest 1e-9) holds; a spectrum like KRR's
+    (35 values at 1, the others 1e-3) breaks both under every reading."""
+    from l2relu.jacot2023 import ledger
+
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
+
+    def spectra(model, head, value, floor):
+        rows = []
+        for seed in range(3):
+            for point in range(4):
+                v = np.r_[np.full(head, value), np.full(50 - head, floor)]
+                rows += [
+                    {"model": model, "seed": seed, "point": point, "index": i + 1}
+                    | {"value": x, "ratio": x / v[0]}
+                    for i, x in enumerate(v)
+                ]
+        return pd.DataFrame(rows)
+
+    runs = pd.DataFrame({"seed": range(3), "depth": 13, "norm_per_layer": 10.0})
+    good = ledger.prop3_claims(spectra("network", 4, 2.0, 1e-9), runs, "network", registry)
+    bad = ledger.prop3_claims(spectra("krr", 35, 1.0, 1e-3), runs, "krr", registry)
+    good, bad = judged(good, False), judged(bad, False)
+    for claim_id in (ledger.PROP3_BOUND, ledger.RANK_BELOW_NORM):
+        assert set(good.status[good.claim_id == claim_id]) == {"pass"}, claim_id
+        assert set(bad.status[bad.claim_id == claim_id]) == {"fail"}, claim_id
+
+
+def test_the_l2_effect_row_fails_when_l2_relabels_the_map():
+    """Two depths whose maps differ on a quarter of the box; L2 that changes nothing holds under
+    every reading; L2 that permutes the classes (the whole box changes) fails under every one."""
+    from l2relu.jacot2023 import ledger
+
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
+    readings = registry[ledger.L2_EFFECT].every_reading
+    labels = np.repeat(np.arange(4), 100)
+    deep = labels.copy()
+    deep[:100] = 1  # the deep map differs from the shallow one on a quarter of the box
+
+    def regions(l2_map):
+        rows = []
+        for seed in range(3):
+            for depth, base in ((2, labels), (9, deep)):
+                for lam, lab in ((0.0, base), (1e-3, l2_map(base))):
+                    rows.append(
+                        pd.DataFrame({"seed": seed, "depth": depth, "lam": lam, "label": lab})
+                    )
+        return pd.concat(rows, ignore_index=True)
+
+    summary = pd.DataFrame(
+        [
+            {"seed": s, "depth": d, "lam": lam, "train_accuracy": 1.0, "diverged": False}
+            for s in range(3)
+            for d in (2, 9)
+            for lam in (0.0, 1e-3)
+        ]
+    )
+    same = judged(ledger.fig2_l2_claims(regions(lambda m: m), summary, 2, 9, readings), False)
+    assert set(same.status) == {"pass"} and len(same) == 2 * len(readings)
+    moved = regions(lambda m: (m + 1) % 4)
+    rows = judged(ledger.fig2_l2_claims(moved, summary, 2, 9, readings), False)
+    assert set(rows.status) == {"fail"}
+    misfit = summary.assign(train_accuracy=0.9)
+    rows = judged(ledger.fig2_l2_claims(moved, misfit, 2, 9, readings), False)
+    assert set(rows.status) == {"inconclusive"}
+
+
+def test_timor2022_assumption_rows_fail_on_data_that_break_them():
+    """Inputs before their normalization, inputs 0.01 rad inside pi/2 instead of outside,
+    parallel targets, and a draw of the inputs that is not centrally symmetric."""
+    from l2relu.timor2022 import ledger, theory
+
+    x, y = np.array([[1.0, -1.0], [0.99, 0.99]]), np.eye(2)
+    m = theory.assumption_margins(x, y)
+    narrow = theory.assumption_margins(np.array([[1.0, -1.0], [1.01, 1.01]]) / np.hypot(1, 1.01), y)
+    parallel = theory.assumption_margins(x, np.array([[1.0, 1.0], [0.0, 0.0]]))
+    rows = {
+        "timor2022.theory.assumption2_unit_inputs": m["input_norm"],
+        "timor2022.theory.assumption2_angle": narrow["angle_margin"],
+        "timor2022.theory.assumption1_independent_targets": parallel["target_det"],
+        "timor2022.theory.assumption1_unit_targets": theory.assumption_margins(x, 1.01 * y)[
+            "target_norm"
+        ],
+    }
+    for claim_id, value in rows.items():
+        assert _status([measured(claim_id, value)], claim_id) == ["fail"], claim_id
+
+    def shifted(rng, n):
+        g = rng.standard_normal((n, 2)) + [1.0, 0.0]
+        return g / np.linalg.norm(g, axis=1, keepdims=True)
+
+    share = theory.wide_angle_share(100_000, ("test", "shifted"), draw=shifted)
+    assert share == pytest.approx(0.30, abs=0.01)
+    claim_id = "timor2022.theory.assumption2_probability"
+    assert _status([measured(claim_id, share)], claim_id) == ["fail"]
+    # and the pipeline's own rows on Fig. 1's data hold
+    rows = judged(ledger.assumption_claims([1.0, 0.99], [-1.0, 0.99], 1_000_000), False)
+    assert set(rows.status) == {"pass"} and len(rows) == 5
+
+
+def test_lemma6_intervals_fail_on_a_rescaled_network_and_hold_on_its_original():
+    """(c W, V / c) keeps the function and the regions; c = 1.5 and 0.8 take ||w_i|| out of
+    (sqrt(3)/2, U_i), the angle unchanged."""
+    from l2relu.timor2022 import fig1, theory
+
+    x, _ = fig1.data((1.0, 0.99), (-1.0, 0.99))
+    w = x.T[None].copy()  # w_i = x_i: unit norms, angle theta
+    r0 = np.full((1, 2), 1e-4)
+    for c, norm_ok in ((1.0, True), (1.5, False), (0.8, False)):
+        applies, norms, angle = theory.lemma6_intervals(c * w, r0, *x.T)
+        assert applies.all() and norms.all() == norm_ok and angle.all(), c
+    # each neuron turned away from the other by t: the angle theta + 2t against the right end
+    # theta + 2 arcsin(2e-4 / sqrt(3)) = theta + 2.31e-4 (the left end, pi - theta, is reached
+    # only on the boundary of S_i, outside the lemma's hypothesis)
+    rot = lambda a: np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])  # noqa: E731
+    for t, ok in ((1.0e-4, True), (1.2e-4, False), (0.3, False)):
+        pair = np.stack([rot(-t) @ x[:, 0], rot(t) @ x[:, 1]])
+        applies, _, angle = theory.lemma6_intervals(pair[None], r0, *x.T)
+        assert applies.all() and angle.all() == ok, t
 
 
 def test_f_angle_upper_fails_when_f1_and_f2_lie_opposite():
@@ -620,6 +796,46 @@ def test_chen2024_zero_cost_rows_fail_for_a_network_off_by_a_bias_and_a_build_th
     orderings = pd.DataFrame({"ordering": ["1-2-3"], "valid": [True]})
     ms = ledger.fig3_claims(orderings, {"clustered_condition": "(55)", "cost": cost})
     assert _status(ms, "chen2024.fig3.thm52_zero_cost") == ["fail"]
+
+
+def test_chen2024_family_rows_fail_for_a_family_that_does_not_move_or_leaves_zero_cost(
+    monkeypatch,
+):
+    """The degenerate minima's families: a construction that ignores the free parameter (every
+    member the same network) fails the distinct rows; a member off by a bias fails the zero-cost
+    rows; the real families pass both."""
+    from dataclasses import replace
+
+    from l2relu.chen2024 import data, ledger, theory
+
+    x, labels = data.clustered(3, 3, 10, 0.1, seed=0)
+    y = np.eye(3)
+
+    def rows(**extra):
+        return pd.DataFrame(
+            [
+                theory.build_row(name, 3, 3, 10, x, labels, y, members=3) | extra
+                for name in theory.ARCHITECTURES
+            ]
+        )
+
+    ms = ledger.theory_claims(rows())
+    for key in ("prop41", "thm52"):
+        assert _status(ms, f"chen2024.theory.{key}_family_zero_cost") == ["pass"], key
+        assert _status(ms, f"chen2024.theory.{key}_family_distinct") == ["pass"], key
+    build = theory._build
+    monkeypatch.setattr(theory, "_build", lambda *a, share=0.5: build(*a))  # share ignored
+    ms = ledger.theory_claims(rows())
+    for key in ("prop41", "thm52"):
+        assert _status(ms, f"chen2024.theory.{key}_family_distinct") == ["fail"], key
+    monkeypatch.setattr(
+        theory,
+        "_build",
+        lambda *a, share=0.5: replace(net := build(*a, share=share), out_bias=net.out_bias + 0.1),
+    )
+    ms = ledger.theory_claims(rows())
+    for key in ("prop41", "thm52"):
+        assert _status(ms, f"chen2024.theory.{key}_family_zero_cost") == ["fail"], key
 
 
 def test_the_tripoint_counter_finds_a_tripoint_a_network_planted_and_none_in_stripes():

@@ -214,6 +214,9 @@ rule aggregate_jacot2023_fig2:
         summaries=expand(
             rules.train_jacot2023_fig2.output.summary, depth=J23_FIG2_DEPTHS, seed=J23_FIG2_SEEDS
         ),
+        regions=expand(
+            rules.train_jacot2023_fig2.output.regions, depth=J23_FIG2_DEPTHS, seed=J23_FIG2_SEEDS
+        ),
         code=script_code("aggregate_jacot2023_fig2"),
     output:
         points=f"results/jacot2023/fig2/{J23_FIG2_ALL}/points.csv",

@@ -199,8 +199,10 @@ rule aggregate_timor2022_theory:
         x2=TIMOR_FIG1["x2"],
         fig1_first_seed=TIMOR_FIG1["first_seed"],
         fig1_runs_per_seed=TIMOR_FIG1["n_runs"],
+        fig1_lr=TIMOR_FIG1["lr"],
         deep_first_seed=TIMOR_DEEP["first_seed"],
         deep_restarts=TIMOR_DEEP["restarts"],
+        assumption2_pairs=TIMOR["theory"]["assumption2_pairs"],
     script:
         "../scripts/aggregate_timor2022_theory.py"
 

@@ -21,6 +21,7 @@ measurements = ledger.theory_claims(
     onset_readings,
     onsets[onsets.setting == "bipartite"],
     p.lam,
+    registry[ledger.PROP19_ENDPOINT].every_reading,
 )
 write_table(with_running_best(losses, [*theory.CURVE, "seed"]), snakemake.output.plateau)
 write_table(onsets, snakemake.output.onsets)

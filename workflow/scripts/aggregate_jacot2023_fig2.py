@@ -6,12 +6,22 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import rows_from_registry  # noqa: E402
+from l2relu.claims import evaluate  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 from l2relu.jacot2023.classes import ClassesConfig, data  # noqa: E402
+from l2relu.registry import load_registry  # noqa: E402
 
-summary = pd.concat(map(pd.read_csv, snakemake.input.summaries), ignore_index=True)
+summaries = [pd.read_csv(f) for f in snakemake.input.summaries]
+summary = pd.concat(summaries, ignore_index=True)
+# each run's class map, with its seed (a run's regions and summary come in the same order)
+regions = pd.concat(
+    [
+        pd.read_csv(f).assign(seed=s.seed.iloc[0])
+        for f, s in zip(snakemake.input.regions, summaries, strict=True)
+    ],
+    ignore_index=True,
+)
 print(summary.to_string(), file=sys.stderr)
 points, labels = data(ClassesConfig(**snakemake.params.data))
 write_table(
@@ -19,4 +29,8 @@ write_table(
 )
 write_table(summary, snakemake.output.summary)
 measurements = ledger.fig2_claims(summary, **snakemake.params.depths)
-write_table(rows_from_registry(snakemake.input.registry, measurements), snakemake.output.claims)
+registry = load_registry([snakemake.input.registry])
+measurements += ledger.fig2_l2_claims(
+    regions, summary, **snakemake.params.depths, readings=registry[ledger.L2_EFFECT].every_reading
+)
+write_table(evaluate(registry, measurements), snakemake.output.claims)

@@ -21,5 +21,7 @@ fig1_runs["claim_seed"] = seed_of_claim(fig1_runs.seed, p.fig1_first_seed, p.fig
 registry = load_registry([snakemake.input.registry])
 rank_readings = registry["timor2022.theory.thm2_rank_two"].every_reading
 measurements = ledger.theory_claims(theorem1, deep, fig1_runs, p.x1, p.x2, rank_readings)
+measurements += ledger.assumption_claims(p.x1, p.x2, p.assumption2_pairs)
+measurements += ledger.balance_claims(fig1_runs, p.x1, p.x2, p.fig1_lr)
 write_table(deep, snakemake.output.deep)
 write_table(evaluate(registry, measurements), snakemake.output.claims)

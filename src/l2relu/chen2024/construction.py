@@ -231,11 +231,12 @@ def clustered_network(
     labels: np.ndarray,
     y: np.ndarray,
     widths=None,
-    mu_fraction: float = 0.5,
+    mu_fraction=0.5,
     theta_margin: float = 0.5,
 ) -> ConstructedNetwork:
-    """Prop. 4.1: hidden layer l collapses class l - 1 at x_l + mu f_l, mu =
-    (2 + mu_fraction) delta in (2 delta, 3 delta), in the cone of aperture theta_* =
+    """Prop. 4.1: hidden layer l collapses class l - 1 at x_l + mu_l f_l, mu_l =
+    (2 + mu_fraction) delta in (2 delta, 3 delta) (mu_fraction: one for every layer, or one per
+    layer: the proof's family (mu_l)), in the cone of aperture theta_* =
     max(pi/2, max_j theta_{*,j} + theta_margin (pi - max_j theta_{*,j})) (eq. 64).
 
     widths: d_1 >= ... >= d_Q >= Q (default: all M, the paper's construction exactly). A layer
@@ -246,13 +247,13 @@ def clustered_network(
     widths = _check_widths(widths or (x.shape[0],) * q, x.shape[0], q)
     means, f, delta, widest, c0 = _clustered_geometry(x, labels, q)
     theta = max(np.pi / 2, widest + theta_margin * (np.pi - widest))
-    mu = (2 + mu_fraction) * delta
+    mu = (2 + np.broadcast_to(np.asarray(mu_fraction, dtype=float), (q,))) * delta
     notes = {"c0_needed": c0, "widest_theta_j": widest, "theta_star": theta, "delta": delta}
 
     def cut(layer, coords, frame, width):
         j = layer - 1
         means_f, f_f = frame.T @ means, frame.T @ f[:, j]
-        return j, means_f[:, j] + mu * f_f, f_f, theta, _keep(coords, means_f, width)
+        return j, means_f[:, j] + mu[j] * f_f, f_f, theta, _keep(coords, means_f, width)
 
     return _build(x, labels, y, q, cut, widths, range(q), notes)
 
@@ -338,7 +339,8 @@ def valid_orderings(x, labels, q):
 def separable_network(x, labels, y, order=None, theta_margin=0.5) -> ConstructedNetwork:
     """Thm 5.2: width M throughout; hidden layer l collapses the l-th class of a valid ordering
     (the first one found when `order` is None) at p_l, in the cone of axis h_l whose aperture
-    lies between theta_{l,min} (eq. 112) and pi."""
+    lies between theta_{l,min} (eq. 112) and pi, at the share theta_margin of that interval
+    (one for every layer, or one per layer: the proof's family (theta_l))."""
     labels, q = _check_inputs(x, labels, y)
     if order is None:  # the first valid ordering, in lexicographic order
         found = next(_valid_plans(x, labels, q), None)
@@ -352,6 +354,7 @@ def separable_network(x, labels, y, order=None, theta_margin=0.5) -> Constructed
         plan = separation_plan(x, labels, q, order)
         if plan is None:
             raise AssumptionError("Def. 5.1", f"the ordering {order} is not sequentially separable")
+    margins = np.broadcast_to(np.asarray(theta_margin, dtype=float), (q,))
     cuts = []
     for position, step in enumerate(plan):
         p, h = step.base_point, step.normal
@@ -362,7 +365,7 @@ def separable_network(x, labels, y, order=None, theta_margin=0.5) -> Constructed
             np.max(angle_to(own, -h)),
             np.max(angle_to(forward - p[:, None], h)) if forward.size else 0.0,
         )  # theta_{l,min} of eq. (112)
-        cuts.append((step.collapsed_class, p, h, need + theta_margin * (np.pi - need)))
+        cuts.append((step.collapsed_class, p, h, need + margins[position] * (np.pi - need)))
     return _build(
         x,
         labels,

@@ -33,7 +33,23 @@ def theory_claims(networks: pd.DataFrame):
                 detail=f"largest of {len(costs)}",
             )
         )
+        if "family_cost" in built and built.family_cost[ok].notna().any():
+            ms += _family_claims(NAME[name], built[ok])
     return ms + _count_claims(networks)
+
+
+def _family_claims(name, built: pd.DataFrame):
+    """The degenerate minimum: the largest cost over every grid point's family of networks, and
+    the smallest distance between two members of one family."""
+    members = f"over {len(built)} (M, Q, N)"
+    return [
+        measured(
+            f"chen2024.theory.{name}_family_zero_cost", built.family_cost.max(), detail=members
+        ),
+        measured(
+            f"chen2024.theory.{name}_family_distinct", built.family_apart.min(), detail=members
+        ),
+    ]
 
 
 def _count_claims(networks: pd.DataFrame):

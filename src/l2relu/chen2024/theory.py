@@ -33,6 +33,8 @@ class TheoryConfig:
     gd_steps: int
     gd_lr: float
     zero_cost: float  # a trained network "reaches zero cost" below this cost (14)
+    # more networks of Prop. 4.1 and Thm 5.2, their free parameters drawn (the constructions')
+    family_members: int = 0
 
 
 def engine_cost(net: construction.ConstructedNetwork, x, labels, y) -> float:
@@ -47,15 +49,40 @@ def engine_cost(net: construction.ConstructedNetwork, x, labels, y) -> float:
     return construction.cost(out, labels, y)
 
 
-def build_row(name, m, q, per_class, x, labels, y) -> dict:
+def _build(name, m, q, x, labels, y, share=0.5):
+    """One construction; `share` places each layer's free parameter in its interval (one for
+    all layers, or one per layer): mu_l in (2 delta, 3 delta) (Prop. 4.1, Cor. 4.2), theta_l in
+    (theta_{l,min}, pi) (Thm 5.2)."""
+    if name == "thm5.2":
+        return construction.separable_network(x, labels, y, theta_margin=share)
+    return construction.clustered_network(x, labels, y, ARCHITECTURES[name](m, q), share)
+
+
+# The constructions whose minimum the paper calls degenerate, and the parameters its family moves.
+FAMILIES = {"prop4.1": "biases", "thm5.2": "weights"}
+
+
+def family(name, m, q, x, labels, y, members: int, seed: int) -> tuple[float, float]:
+    """The degenerate minimum of Prop. 4.1 (mu_l) and Thm 5.2 (theta_l): `members` networks,
+    each layer's parameter drawn in the middle 90% of its interval (seeded), beside the one
+    built at the middle; their largest cost (14) through the engine, and the smallest distance
+    between two of them (largest entry of the difference of the parameters the family moves)."""
+    rng = np.random.default_rng(derive_seed("chen2024", "family", name, m, q, len(labels), seed))
+    shares = [0.5, *(rng.uniform(0.05, 0.95, q) for _ in range(members))]
+    nets = [_build(name, m, q, x, labels, y, share=share) for share in shares]
+    moved = [np.concatenate([a.ravel() for a in getattr(n, FAMILIES[name])[:q]]) for n in nets]
+    apart = min(float(np.abs(a - b).max()) for i, a in enumerate(moved) for b in moved[i + 1 :])
+    return max(engine_cost(n, x, labels, y) for n in nets), apart
+
+
+def build_row(name, m, q, per_class, x, labels, y, members=0, seed=0) -> dict:
     row = {"construction": name, "M": m, "Q": q, "N": len(labels), "per_class": per_class}
     try:
-        if name == "thm5.2":
-            net = construction.separable_network(x, labels, y)
-        else:
-            net = construction.clustered_network(x, labels, y, ARCHITECTURES[name](m, q))
+        net = _build(name, m, q, x, labels, y)
     except construction.AssumptionError as err:
         return row | {"built": False, "failed_condition": err.condition, "cost": np.nan}
+    if name in FAMILIES and members:
+        row["family_cost"], row["family_apart"] = family(name, m, q, x, labels, y, members, seed)
     return row | {
         "built": True,
         "failed_condition": "",
@@ -75,7 +102,10 @@ def constructions(cfg: TheoryConfig) -> pd.DataFrame:
         y = np.eye(q)
         for per_class in cfg.per_class:
             x, labels = data.clustered(m, q, per_class, cfg.spread, cfg.seed)
-            rows += [build_row(name, m, q, per_class, x, labels, y) for name in ARCHITECTURES]
+            rows += [
+                build_row(name, m, q, per_class, x, labels, y, cfg.family_members, cfg.seed)
+                for name in ARCHITECTURES
+            ]
     return pd.DataFrame(rows)
 
 

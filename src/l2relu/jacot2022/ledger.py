@@ -36,9 +36,14 @@ def onset_readings(losses: pd.DataFrame, registry, onehot_classes: int):
     return pairs, pd.concat(primary, ignore_index=True)
 
 
-def theory_claims(prop13, remark23, prop1, prop19, onset_readings, plateau_levels, lam):
+PROP19_ENDPOINT = "jacot2022.theory.prop19_not_reformulation_minimum"
+
+
+def theory_claims(
+    prop13, remark23, prop1, prop19, onset_readings, plateau_levels, lam, prop19_readings=()
+):
     """`onset_readings`: (reading, onsets) pairs, each setting's onsets under each reading of
-    its entry (ONSET_IDS)."""
+    its entry (ONSET_IDS); `prop19_readings`: the readings of PROP19_ENDPOINT's entry."""
     ms = []
     for r in prop13.itertuples():
         ms.append(
@@ -68,6 +73,16 @@ def theory_claims(prop13, remark23, prop1, prop19, onset_readings, plateau_level
             detail=f"{int(p19.samples)} points within {p19.radius:g}",
         )
     )
+    for reading in prop19_readings:
+        q = reading.parameters
+        ms.append(
+            measured(
+                PROP19_ENDPOINT,
+                p19[f"endpoint_{q['outputs']}_{q['perturbation']}"],
+                detail=f"covariances within {p19.endpoint_distance:.1e}",
+                reading=reading.name,
+            )
+        )
     for reading, onsets in onset_readings:
         for (setting, n), r in onsets.groupby(["setting", "N"], sort=True):
             r = r.sort_values("seed")

@@ -122,6 +122,47 @@ class Prop19Config:
     samples: int  # random perturbations tried
     outputs: tuple[float, float]  # Y: (1, 1) in the proof, (1, -1) in the statement
     reduction: str  # "sum": the proof's ||.||^2; "mean": the statement's (1/N)||.||^2
+    endpoint_eps: tuple[float, ...] = (1e-1, 1e-2, 1e-3)  # the proof's W^eps, eps -> 0
+
+
+# Prop. 19's second half: Y as the statement writes it, (1, -1), or as the proof does, (1, 1);
+# the proof's W^eps as printed (W_2^eps = (sqrt(1 - lambda), -eps)) or with eps's sign flipped.
+PROP19_OUTPUTS = {"statement": (1.0, -1.0), "proof": (1.0, 1.0)}
+PROP19_SIGNS = {"printed": -1.0, "flipped": 1.0}
+
+
+def prop19_covariances(w1, w2, x):
+    """(K_1, K_1^sigma, Z_2) of the widths-(1, 2, 1) network W_1 (2,), W_2 (2,) on inputs x (N,)."""
+    z1 = np.outer(w1, x)
+    s1 = np.maximum(z1, 0.0)
+    return z1.T @ z1, s1.T @ s1, w2 @ s1
+
+
+def reformulated_loss(k1, k1s, z2, x, y, lam) -> float:
+    """L^k of Prop. 3 / 17 for L = 2, no bias, the sum-of-squares cost: ||Z_2 - Y||^2 +
+    lambda (Tr[K_1 (X^T X)^+] + Tr[Z_2^T Z_2 (K_1^sigma)^+]), from the covariances alone."""
+    gram = np.outer(x, x)
+    penalty = np.trace(k1 @ np.linalg.pinv(gram)) + np.trace(np.outer(z2, z2) @ np.linalg.pinv(k1s))
+    return float(((z2 - y) ** 2).sum() + lam * penalty)
+
+
+def prop19_endpoint(cfg: Prop19Config, outputs: str, sign: str) -> tuple[float, float]:
+    """The proof of Prop. 19's second half: L^k at the covariances of the proof's W^eps
+    (approaching the arc's end a = (sqrt(1 - lambda), 0)) minus L^k at the covariances of the
+    local minimum W(angle) (the same all along the arc); the largest over cfg.endpoint_eps
+    (negative: lower values arbitrarily close, so not a local minimum of L^k), and the distance
+    between the two covariance triples at the smallest eps."""
+    x, y = np.array([1.0, -1.0]), np.asarray(PROP19_OUTPUTS[outputs])
+    r = np.sqrt(1 - cfg.lam)
+    a = r * np.array([np.cos(cfg.angle), np.sin(cfg.angle)])
+    base = prop19_covariances(a, a, x)
+    lk = reformulated_loss(*base, x, y, cfg.lam)
+    drops = []
+    for eps in sorted(cfg.endpoint_eps, reverse=True):
+        near = prop19_covariances(np.array([r, -eps]), np.array([r, PROP19_SIGNS[sign] * eps]), x)
+        drops.append(reformulated_loss(*near, x, y, cfg.lam) - lk)
+    far = max(float(np.abs(u - v).max()) for u, v in zip(near, base, strict=True))
+    return max(drops), far
 
 
 def prop19_table(cfg: Prop19Config) -> pd.DataFrame:
@@ -147,16 +188,18 @@ def prop19_table(cfg: Prop19Config) -> pd.DataFrame:
         / np.linalg.norm(steps, axis=1, keepdims=True)
     )
     nearby = loss(point + steps)
-    return pd.DataFrame(
-        [
-            {
-                "loss_at_point": float(loss(point)),
-                "lowest_nearby": float(nearby.min()),
-                "samples": cfg.samples,
-                "radius": cfg.radius,
-            }
-        ]
-    )
+    row = {
+        "loss_at_point": float(loss(point)),
+        "lowest_nearby": float(nearby.min()),
+        "samples": cfg.samples,
+        "radius": cfg.radius,
+    }
+    for outputs in PROP19_OUTPUTS:
+        for sign in PROP19_SIGNS:
+            drop, far = prop19_endpoint(cfg, outputs, sign)
+            row[f"endpoint_{outputs}_{sign}"] = drop
+            row["endpoint_distance"] = far
+    return pd.DataFrame([row])
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ MIDDLE_RANK = "jacot2023.fig1.middle_layers_rank"
 KRR_FULL_RANK = "jacot2023.krr.krr_jacobian_full_rank"
 KRR_RANK = "jacot2023.krr.krr_overestimates_rank"
 NETWORK_JACOBIAN_RANK = "jacot2023.krr.network_jacobian_rank"
+PROP3_BOUND = "jacot2023.krr.prop3_schatten_bound"
+RANK_BELOW_NORM = "jacot2023.krr.jacobian_rank_below_norm"
 DEPTH_RANK = "jacot2023.depth.recovering_depths"
 
 
@@ -74,6 +76,34 @@ def krr_claims(spectra: pd.DataFrame, d_in: int, d_out: int, true_rank: int, reg
                 model, lambda r, p=reading.parameters: read_rank(r.to_numpy(), **p)
             )
             ms.append(measured(claim_id, ranks, ref=true_rank, reading=reading.name))
+    return ms
+
+
+def schatten_share(values: pd.Series, depth: int) -> float:
+    """Prop. 3's left side at one point: sum_k s_k(Jf(x))^(2/L)."""
+    return float((values.to_numpy() ** (2 / depth)).sum())
+
+
+def prop3_claims(spectra: pd.DataFrame, runs: pd.DataFrame, model: str, registry):
+    """Prop. 3 on the trained networks (`model`'s spectra, `runs`' parameter norms): per seed,
+    the largest over the held-out points of sum_k s_k(Jf(x))^(2/L) over ||W||^2 / L; and the
+    Jacobian rank, under each reading of its entry, over ||W||^2 / L."""
+    norms = runs.set_index("seed").norm_per_layer
+    depth = int(runs.depth.iloc[0])
+    mine = spectra[spectra.model == model].sort_values(["seed", "point", "index"])
+    sums, counts = [], {r.name: [] for r in registry[RANK_BELOW_NORM].every_reading}
+    for seed, s in mine.groupby("seed", sort=True):
+        points = s.groupby("point")
+        sums.append(points.value.apply(schatten_share, depth=depth).max() / norms[seed])
+        for reading in registry[RANK_BELOW_NORM].every_reading:
+            q = reading.parameters
+            column = "value" if q["scale"] == "absolute" else "ratio"
+            rank = points[column].apply(lambda v, t=q["threshold"]: int((v >= t).sum()))
+            counts[reading.name].append(rank.max() / norms[seed])
+    detail = f"{model}, L = {depth}"
+    ms = [measured(PROP3_BOUND, sums, detail=detail)]
+    for reading, held in counts.items():
+        ms.append(measured(RANK_BELOW_NORM, held, detail=detail, reading=reading))
     return ms
 
 
@@ -148,6 +178,45 @@ def fig2_claims(summary: pd.DataFrame, shallow: int, deep: int):
                 )
             )
     ms.append(diverged_runs("jacot2023.fig2.no_divergence", summary))
+    return ms
+
+
+L2_EFFECT = "jacot2023.fig2.l2_little_effect"
+
+
+def fig2_l2_claims(regions: pd.DataFrame, summary: pd.DataFrame, shallow, deep, readings):
+    """ "Little effect" of L2 on the partition, per depth and seed: the share of the grid whose
+    class differs between the networks trained without and with L2, over the reading's scale
+    (the share that differs between the two depths at the same lambda, the smaller of the two;
+    or a fixed share of the plotted box). Both networks of the pair must fit."""
+    lams = sorted(regions.lam.unique())
+    seeds = sorted(regions.seed.unique())
+    maps = {k: g.label.to_numpy() for k, g in regions.groupby(["seed", "depth", "lam"])}
+    keys = zip(summary.seed, summary.depth, summary.lam, strict=True)
+    fits = dict(zip(keys, _fits(summary), strict=True))
+    ms = []
+    for depth in (shallow, deep):
+        l2 = [np.mean(maps[s, depth, lams[0]] != maps[s, depth, lams[-1]]) for s in seeds]
+        by_depth = [
+            min(np.mean(maps[s, shallow, lam] != maps[s, deep, lam]) for lam in lams) for s in seeds
+        ]
+        meets = {"fits": [all(fits[s, depth, lam] for lam in lams) for s in seeds]}
+        for reading in readings:
+            q = reading.parameters
+            scale = by_depth if q["against"] == "depth" else [q["share"]] * len(seeds)
+            ms.append(
+                measured(
+                    L2_EFFECT,
+                    [a / b for a, b in zip(l2, scale, strict=True)],
+                    f"L = {depth}",
+                    detail="shares "
+                    + ", ".join(f"{a:.3f}" for a in l2)
+                    + "; across depths "
+                    + ", ".join(f"{b:.3f}" for b in by_depth),
+                    reading=reading.name,
+                    meets=meets,
+                )
+            )
     return ms
 
 

@@ -139,6 +139,7 @@ def theory_claims(
     bound = theory.theorem3_bound(theta)
     for variant, r in fig1_runs.groupby("variant", sort=True):
         shares, in_f_shares, texts = [], [], []
+        interval_shares = {"norm": [], "angle": []}
         rank2_shares = {reading.name: [] for reading in rank_readings}
         for _, sweep in r.groupby("claim_seed", sort=True):
             w = _weights(sweep, "w")
@@ -153,6 +154,9 @@ def theory_claims(
             n_app = int(applies.sum())
             in_f_shares.append(in_f.sum() / n_app if n_app else np.nan)
             texts.append(f"{int(in_f.sum())}/{n_app}")
+            _, norm_ok, angle_ok = theory.lemma6_intervals(w[conv], w0[conv], *x.T)
+            for name, ok in (("norm", norm_ok), ("angle", angle_ok)):
+                interval_shares[name].append(ok.sum() / n_app if n_app else np.nan)
         ms.append(
             measured(
                 "timor2022.theory.thm3_event_share",
@@ -171,6 +175,8 @@ def theory_claims(
                 detail="per seed " + ", ".join(texts),
             )
         )
+        for name, held in interval_shares.items():
+            ms.append(measured(f"timor2022.theory.lemma6_{name}_interval", held, variant))
     ms.append(diverged_runs("timor2022.theory.deep_no_divergence", deep))
     for (thm, depth), r in deep.groupby(["theorem", "depth"], sort=True):
         # a seed whose every restart diverged has no network: not measured, so not holding
@@ -195,3 +201,37 @@ def mark_best(deep: pd.DataFrame) -> pd.DataFrame:
     best = ok.groupby(["theorem", "depth", "claim_seed"]).objective.idxmin()
     deep.loc[best.to_numpy(), "best"] = True
     return deep
+
+
+def assumption_claims(x1, x2, pairs: int):
+    """Assumptions 1 and 2 on Fig. 1's data, and Sec. 3's probability 1/2 of Assumption 2's
+    angle for inputs drawn uniformly on the circle."""
+    x, y = fig1_mod.data(x1, x2)
+    m = theory.assumption_margins(x, y)
+    share = theory.wide_angle_share(pairs, ("timor2022", "assumption2"))
+    return [
+        measured("timor2022.theory.assumption1_unit_targets", m["target_norm"]),
+        measured("timor2022.theory.assumption1_independent_targets", m["target_det"]),
+        measured("timor2022.theory.assumption2_unit_inputs", m["input_norm"]),
+        measured(
+            "timor2022.theory.assumption2_angle",
+            m["angle_margin"],
+            detail=f"angle {theory.input_angle(x):.6f} rad",
+        ),
+        measured("timor2022.theory.assumption2_probability", share, detail=f"{pairs} pairs"),
+    ]
+
+
+def balance_claims(fig1_runs: pd.DataFrame, x1, x2, lr: float):
+    """Lemma 9 on Fig. 1's runs, per variant and seed: the largest drift of a neuron's
+    ||w_i||^2 - ||v_i||^2 over the runs that did not diverge, against gradient descent's bound."""
+    _, y = fig1_mod.data(x1, x2)
+    ms = []
+    for variant, r in fig1_runs.groupby("variant", sort=True):
+        bound = theory.balance_drift_bound(lr, fig1_mod.VARIANTS[variant]["loss_scale"], y)
+        drift = [
+            float(theory.balance_drift(s[~s.diverged.astype(bool)]).max(initial=0.0))
+            for _, s in r.groupby("claim_seed", sort=True)
+        ]
+        ms.append(measured("timor2022.theory.lemma9_balance", drift, variant, ref=bound))
+    return ms

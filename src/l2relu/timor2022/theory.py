@@ -95,6 +95,74 @@ def lemma6_membership(w, w0_norm, v0_norm, x1, x2) -> tuple[np.ndarray, np.ndarr
     return applies, applies & in_f
 
 
+def lemma6_intervals(w, w0_norm, x1, x2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Lemma 6's two conclusions for final weights w (R, 2, 2) and initial norms (R, 2): which
+    runs have their neurons in the interiors of S_1 and S_2 (either order), and, among those,
+    whether sqrt(3)/2 < ||w_i|| < U_i (U_i from that neuron's own initial norm r_i) and
+    pi - theta <= angle(w_1, w_2) < theta + 2 arcsin(2 max_i r_i / sqrt(3)), theta the inputs'
+    angle; each end widened by GD_NORM_SLACK (relative) for weights trained by GD."""
+    applies, _ = lemma6_membership(w, w0_norm, w0_norm, x1, x2)
+    theta = float(measures.angle(np.asarray(x1, float), np.asarray(x2, float)))
+    r = np.asarray(w0_norm, dtype=float)
+    tilt = np.maximum(np.arcsin(np.minimum(2 * r / np.sqrt(3), 1.0)), theta - np.pi / 2)
+    top = np.sqrt(0.25 + 4 / (3 * np.cos(tilt) ** 2))
+    norms = np.linalg.norm(w, axis=2)
+    low, high = 1 - GD_NORM_SLACK, 1 + GD_NORM_SLACK
+    norms_ok = ((norms > np.sqrt(3) / 2 * low) & (norms < top * high)).all(axis=1)
+    ang = measures.angle(w[:, 0], w[:, 1])
+    right = theta + 2 * np.arcsin(np.minimum(2 * r.max(axis=1) / np.sqrt(3), 1.0))
+    angle_ok = (ang >= (np.pi - theta) * low) & (ang < right * high)
+    return applies, applies & norms_ok, applies & angle_ok
+
+
+def balance_drift(runs: pd.DataFrame) -> np.ndarray:
+    """Lemma 9 on Fig. 1's runs: per run, the largest over the two neurons of the change of
+    ||w_i||^2 - ||v_i||^2 from its start to its end (0 under gradient flow)."""
+    drift = []
+    for i in (1, 2):
+        w = runs[f"w{i}_1"] ** 2 + runs[f"w{i}_2"] ** 2
+        v = runs[f"v{i}_1"] ** 2 + runs[f"v{i}_2"] ** 2
+        start = runs[f"w{i}_init_norm"] ** 2 - runs[f"v{i}_init_norm"] ** 2
+        drift.append((w - v - start).abs().to_numpy())
+    return np.maximum(*drift)
+
+
+def balance_drift_bound(lr: float, loss_scale: float, y: np.ndarray) -> float:
+    """What gradient descent may move a quantity gradient flow conserves: a step changes
+    ||w_i||^2 - ||v_i||^2 by at most lr^2 ||g||^2 while it lowers the loss by at least
+    (lr / 2) ||g||^2 (lr below 1/smoothness), so a run moves it by at most 2 lr L(0), L(0) the
+    loss at the (near-zero) start: loss_scale ||Y||_F^2."""
+    return 2 * lr * loss_scale * float((np.asarray(y) ** 2).sum())
+
+
+def assumption_margins(x: np.ndarray, y: np.ndarray) -> dict:
+    """Assumptions 1 and 2 on data (x, y) (columns the two points): the largest distance of a
+    target's and of an input's norm from 1, |det[y_1 y_2]| (linear independence), and how far
+    inside (pi/2, pi) the inputs' angle lies (its distance to the nearer end)."""
+    theta = input_angle(x)
+    return {
+        "target_norm": float(np.abs(np.linalg.norm(y, axis=0) - 1).max()),
+        "target_det": float(abs(np.linalg.det(y))),
+        "input_norm": float(np.abs(np.linalg.norm(x, axis=0) - 1).max()),
+        "angle_margin": float(min(theta - np.pi / 2, np.pi - theta)),
+    }
+
+
+def uniform_circle(rng, n: int) -> np.ndarray:
+    """n points drawn uniformly on the unit circle, (n, 2)."""
+    phi = rng.uniform(0, 2 * np.pi, n)
+    return np.stack([np.cos(phi), np.sin(phi)], axis=1)
+
+
+def wide_angle_share(pairs: int, seed_parts, draw=uniform_circle) -> float:
+    """The share of `pairs` independent pairs x_1, x_2 (each drawn by `draw`) whose angle lies
+    in (pi/2, pi): Assumption 2's angle condition."""
+    rng = rng_for(*seed_parts)
+    x1, x2 = draw(rng, pairs), draw(rng, pairs)
+    ang = measures.angle(x1, x2)
+    return float(((ang > np.pi / 2) & (ang < np.pi)).mean())
+
+
 def balanced_frobenius(weights) -> float:
     """The B of Theorems 4-5 for a given network: rescale its layers (positive homogeneity keeps
     the function) so that all Frobenius norms are equal, their geometric mean."""
