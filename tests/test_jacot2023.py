@@ -181,7 +181,7 @@ def test_fig1_ledger_judges_rank_impact_and_norm_per_seed():
             _fig1_layers(bad_ranks, bad_impacts, 2),
         ]
     )
-    rows = judged(ledger.fig1_claims(layers, _fig1_runs([0, 1, 2]), 4, RANK_READINGS))
+    rows = judged(ledger.fig1_claims(layers, _fig1_runs([0, 1, 2]), 4, RANK_READINGS), False)
     rows = rows[rows.primary]
     status = dict(zip(rows.claim_id.str.split(".").str[-1], rows.status, strict=True))
     assert status == {
@@ -192,7 +192,9 @@ def test_fig1_ledger_judges_rank_impact_and_norm_per_seed():
         "no_divergence": "pass",
     }
     # the paper's ~6 within 50%: a norm of 10 is too far
-    rows = judged(ledger.fig1_claims(layers, _fig1_runs([0, 1, 2], norm=10.0), 4, RANK_READINGS))
+    rows = judged(
+        ledger.fig1_claims(layers, _fig1_runs([0, 1, 2], norm=10.0), 4, RANK_READINGS), False
+    )
     norm = rows[rows.claim_id == "jacot2023.fig1.norm_per_layer"]
     # within 50% and factor 1.5 of 6 it fails; within a factor 2 it passes: reading-dependent
     assert norm.status.tolist() == ["fail", "fail", "pass"]

@@ -197,7 +197,7 @@ def test_a_random_deep_network_has_no_low_rank_middle_and_a_large_nonlinearity_i
             "diverged_step": [-1],
         }
     )
-    rows = judged(ledger.fig1_claims(layers.assign(seed=0), runs, 4, readings))
+    rows = judged(ledger.fig1_claims(layers.assign(seed=0), runs, 4, readings), False)
     assert set(rows.status[rows.claim_id == ledger.MIDDLE_RANK]) == {"fail"}  # every reading
     rows = rows[rows.primary]
     status = dict(zip(rows.claim_id, rows.status, strict=True))
@@ -680,6 +680,26 @@ def test_the_l2_effect_row_fails_when_l2_relabels_the_map():
     misfit = summary.assign(train_accuracy=0.9)
     rows = judged(ledger.fig2_l2_claims(moved, misfit, 2, 9, readings), False)
     assert set(rows.status) == {"inconclusive"}
+
+
+def test_prop12_fails_on_a_rescaling_that_keeps_the_function():
+    """A balanced network (every layer 4 x 4 orthogonal times 1, no bias: gaps 0) holds under
+    every reading; layer 2 doubled and layer 3 halved (the same function) breaks the balance."""
+    from l2relu.jacot2023 import ledger
+
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
+    readings = registry[ledger.PROP12].every_reading
+    q = np.linalg.qr(np.random.default_rng(0).standard_normal((4, 4)))[0]
+    arrays = {f"w{k}": np.stack([q, q]) for k in range(1, 5)}
+    arrays |= {f"b{k}": np.zeros((2, 4)) for k in range(1, 5)}
+    runs = pd.DataFrame({"seed": [0, 1]})
+    assert np.abs(ledger.layer_balance_gaps(arrays, 0)).max() < 1e-12
+    rows = judged(ledger.prop12_claims(arrays, runs, readings), False)
+    assert set(rows.status) == {"pass"} and len(rows) == len(readings)
+    moved = arrays | {"w2": 2 * arrays["w2"], "w3": arrays["w3"] / 2}
+    assert ledger.layer_balance_gaps(moved, 0)[1] == pytest.approx(15.0)
+    rows = judged(ledger.prop12_claims(moved, runs, readings), False)
+    assert set(rows.status) == {"fail"}
 
 
 def test_timor2022_assumption_rows_fail_on_data_that_break_them():

@@ -84,6 +84,36 @@ def schatten_share(values: pd.Series, depth: int) -> float:
     return float((values.to_numpy() ** (2 / depth)).sum())
 
 
+PROP12 = "jacot2023.fig1.prop12_balance"
+
+
+def layer_balance_gaps(arrays: dict, index: int) -> np.ndarray:
+    """Prop. 12 on one network of a stacked checkpoint: per l = 1, ..., L - 1, the relative gap
+    ((||W_l||_F^2 + ||b_l||^2) - ||W_(l+1)||_F^2) / ||W_(l+1)||_F^2 (float64)."""
+    depth = sum(k.startswith("w") for k in arrays)
+    w = [np.asarray(arrays[f"w{k}"][index], dtype=float) for k in range(1, depth + 1)]
+    b = [np.asarray(arrays[f"b{k}"][index], dtype=float) for k in range(1, depth + 1)]
+    nxt = np.array([(w[k + 1] ** 2).sum() for k in range(depth - 1)])
+    here = np.array([(w[k] ** 2).sum() + (b[k] ** 2).sum() for k in range(depth - 1)])
+    return (here - nxt) / nxt
+
+
+def prop12_claims(arrays: dict, runs: pd.DataFrame, readings):
+    """Prop. 12 on every seed's trained network: the largest relative layer gap over each
+    reading's tolerance."""
+    gaps = [np.abs(layer_balance_gaps(arrays, i)).max() for i in range(len(runs))]
+    detail = "largest gaps " + ", ".join(f"{g:.3f}" for g in gaps)
+    return [
+        measured(
+            PROP12,
+            [g / r.parameters["tolerance"] for g in gaps],
+            detail=detail,
+            reading=r.name,
+        )
+        for r in readings
+    ]
+
+
 def prop3_claims(spectra: pd.DataFrame, runs: pd.DataFrame, model: str, registry):
     """Prop. 3 on the trained networks (`model`'s spectra, `runs`' parameter norms): per seed,
     the largest over the held-out points of sum_k s_k(Jf(x))^(2/L) over ||W||^2 / L; and the
