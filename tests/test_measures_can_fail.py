@@ -612,6 +612,13 @@ def test_lemma9_balance_fails_when_a_neuron_ends_unbalanced():
     assert _status(ledger.balance_claims(runs(0.0), x1, x2, 1e-4), claim_id) == ["fail"]
     unread = pd.concat([runs(1.0), runs(0.0, diverged=True)])
     assert _status(ledger.balance_claims(unread, x1, x2, 1e-4), claim_id) == ["pass"]
+    # a seed with no run left is not measured, not held
+    assert _status(ledger.balance_claims(runs(1.0, True), x1, x2, 1e-4), claim_id) == [
+        "inconclusive"
+    ]
+    # unbalanced in one neuron only, through V's column (not its row): v_2 = (0, 0)
+    one = runs(1.0).assign(v2_2=0.0)
+    assert _status(ledger.balance_claims(one, x1, x2, 1e-4), claim_id) == ["fail"]
 
 
 def test_prop3_rows_fail_for_a_jacobian_its_norm_cannot_carry():
@@ -680,6 +687,12 @@ def test_the_l2_effect_row_fails_when_l2_relabels_the_map():
     misfit = summary.assign(train_accuracy=0.9)
     rows = judged(ledger.fig2_l2_claims(moved, misfit, 2, 9, readings), False)
     assert set(rows.status) == {"inconclusive"}
+    # the shallow networks miss: the deep pair is read against the box, not against the depth
+    shallow_misfit = summary.assign(train_accuracy=np.where(summary.depth == 2, 0.9, 1.0))
+    rows = judged(ledger.fig2_l2_claims(moved, shallow_misfit, 2, 9, readings), False)
+    deep = rows[rows.claim.str.endswith("L = 9")].set_index("reading").status
+    assert deep["against the depth's effect"] == "inconclusive"
+    assert deep["a tenth of the box"] == "fail"
 
 
 def test_prop12_fails_on_a_rescaling_that_keeps_the_function():
@@ -696,6 +709,10 @@ def test_prop12_fails_on_a_rescaling_that_keeps_the_function():
     assert np.abs(ledger.layer_balance_gaps(arrays, 0)).max() < 1e-12
     rows = judged(ledger.prop12_claims(arrays, runs, readings), False)
     assert set(rows.status) == {"pass"} and len(rows) == len(readings)
+    # a bias of layer 1 counts on its side: b_1 of norm 1 breaks the balance of layer 1 only
+    biased = arrays | {"b1": np.ones((2, 4)) / 2}
+    assert ledger.layer_balance_gaps(biased, 0)[0] == pytest.approx(0.25)
+    assert np.abs(ledger.layer_balance_gaps(biased, 0)[1:]).max() < 1e-12
     moved = arrays | {"w2": 2 * arrays["w2"], "w3": arrays["w3"] / 2}
     assert ledger.layer_balance_gaps(moved, 0)[1] == pytest.approx(15.0)
     rows = judged(ledger.prop12_claims(moved, runs, readings), False)

@@ -215,10 +215,11 @@ L2_EFFECT = "jacot2023.fig2.l2_little_effect"
 
 
 def fig2_l2_claims(regions: pd.DataFrame, summary: pd.DataFrame, shallow, deep, readings):
-    """ "Little effect" of L2 on the partition, per depth and seed: the share of the grid whose
+    """L2's "little effect" on the partition, per depth and seed: the share of the grid whose
     class differs between the networks trained without and with L2, over the reading's scale
     (the share that differs between the two depths at the same lambda, the smaller of the two;
-    or a fixed share of the plotted box). Both networks of the pair must fit."""
+    or a fixed share of the plotted box). Every network the reading compares must fit: the pair,
+    and for the depth's scale the other depth's pair too."""
     lams = sorted(regions.lam.unique())
     seeds = sorted(regions.seed.unique())
     maps = {k: g.label.to_numpy() for k, g in regions.groupby(["seed", "depth", "lam"])}
@@ -230,10 +231,11 @@ def fig2_l2_claims(regions: pd.DataFrame, summary: pd.DataFrame, shallow, deep, 
         by_depth = [
             min(np.mean(maps[s, shallow, lam] != maps[s, deep, lam]) for lam in lams) for s in seeds
         ]
-        meets = {"fits": [all(fits[s, depth, lam] for lam in lams) for s in seeds]}
         for reading in readings:
             q = reading.parameters
             scale = by_depth if q["against"] == "depth" else [q["share"]] * len(seeds)
+            compared = (shallow, deep) if q["against"] == "depth" else (depth,)
+            fit = [all(fits[s, d, lam] for d in compared for lam in lams) for s in seeds]
             ms.append(
                 measured(
                     L2_EFFECT,
@@ -244,7 +246,7 @@ def fig2_l2_claims(regions: pd.DataFrame, summary: pd.DataFrame, shallow, deep, 
                     + "; across depths "
                     + ", ".join(f"{b:.3f}" for b in by_depth),
                     reading=reading.name,
-                    meets=meets,
+                    meets={"fits": fit},
                 )
             )
     return ms

@@ -70,14 +70,20 @@ def theorem3_event(w: np.ndarray, converged: np.ndarray, theta: float) -> np.nda
 GD_NORM_SLACK = 1e-6
 
 
+def lemma6_applies(w, x1, x2) -> tuple[np.ndarray, np.ndarray]:
+    """Lemma 6's hypothesis for final weights w (R, 2, 2): which runs have one neuron in S_1
+    and the other in S_2, and which of those have them in the swapped order."""
+    labels = regions.region_of(w, x1, x2)  # (R, 2)
+    straight = (labels[:, 0] == "S1") & (labels[:, 1] == "S2")
+    swapped = (labels[:, 0] == "S2") & (labels[:, 1] == "S1")
+    return straight | swapped, swapped
+
+
 def lemma6_membership(w, w0_norm, v0_norm, x1, x2) -> tuple[np.ndarray, np.ndarray]:
     """For final weights w (R, 2, 2) and initial norms (R, 2): which runs have their neurons in
     the interiors of S_1 and S_2 (in either order; Lemma 6's hypothesis), and, among those,
     whether w_i(inf) lies in F_i as the lemma concludes."""
-    labels = regions.region_of(w, x1, x2)  # (R, 2)
-    straight = (labels[:, 0] == "S1") & (labels[:, 1] == "S2")
-    swapped = (labels[:, 0] == "S2") & (labels[:, 1] == "S1")
-    applies = straight | swapped
+    applies, swapped = lemma6_applies(w, x1, x2)
     order = np.where(swapped[:, None], [1, 0], [0, 1])
     in_f = np.ones(len(w), dtype=bool)
     for i in (1, 2):
@@ -101,7 +107,7 @@ def lemma6_intervals(w, w0_norm, x1, x2) -> tuple[np.ndarray, np.ndarray, np.nda
     whether sqrt(3)/2 < ||w_i|| < U_i (U_i from that neuron's own initial norm r_i) and
     pi - theta <= angle(w_1, w_2) < theta + 2 arcsin(2 max_i r_i / sqrt(3)), theta the inputs'
     angle; each end widened by GD_NORM_SLACK (relative) for weights trained by GD."""
-    applies, _ = lemma6_membership(w, w0_norm, w0_norm, x1, x2)
+    applies, _ = lemma6_applies(w, x1, x2)
     theta = float(measures.angle(np.asarray(x1, float), np.asarray(x2, float)))
     r = np.asarray(w0_norm, dtype=float)
     tilt = np.maximum(np.arcsin(np.minimum(2 * r / np.sqrt(3), 1.0)), theta - np.pi / 2)
