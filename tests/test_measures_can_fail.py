@@ -719,6 +719,44 @@ def test_prop12_fails_on_a_rescaling_that_keeps_the_function():
     assert set(rows.status) == {"fail"}
 
 
+def test_lemma7_fails_for_a_neuron_active_on_both_inputs():
+    """A neuron in S_1 moves along x_1; one active on both inputs (outside the hypothesis) does
+    not, and the row's measure on it fails."""
+    from l2relu.timor2022 import fig1, theory
+
+    x, y = fig1.data((1.0, 0.99), (-1.0, 0.99))
+    claim_id = "timor2022.theory.lemma7_gradient_along_x"
+    own = theory.lemma7_sines(x, y, 50, ("test", "own")).max()
+    both = theory.lemma7_sines(x, y, 50, ("test", "both"), region="both").max()
+    assert _status([measured(claim_id, own)], claim_id) == ["pass"]
+    assert _status([measured(claim_id, both)], claim_id) == ["fail"]
+
+
+def test_the_onehot_root_row_reads_the_stated_value_against_the_true_root():
+    """(Y^T Y)^(1/2) of one-hot outputs has class blocks 1/sqrt(m_i) (computed, to rounding);
+    the paper's 1/m_i fails for classes of two or more, and holds where every class has one
+    point (the identity)."""
+    from l2relu.jacot2022 import ledger, theory
+
+    root = theory.onehot_square_root([2, 3, 5])
+    np.testing.assert_allclose(root.value, 1 / np.sqrt([2, 3, 5]), rtol=1e-12)
+    claim_id = "jacot2022.theory.onehot_root_blocks"
+    assert _status(ledger.onehot_root_claims(root), claim_id) == ["fail"]
+    singles = pd.DataFrame({"m": [1, 1], "value": [1.0, 1.0], "off": [0.0, 0.0]})
+    assert _status(ledger.onehot_root_claims(singles), claim_id) == ["pass"]
+
+
+def test_eq72_fails_with_the_apex_too_close():
+    from l2relu.chen2024 import lemmas
+
+    cfg = lemmas.AnyDimensionConfig((3, 5), 100, 0)
+    claim_id = "chen2024.fig2.eq72_ball_in_cone"
+    assert lemmas.eq72_angle(cfg) == pytest.approx(np.pi / 6, abs=1e-3)
+    assert _status([measured(claim_id, lemmas.eq72_angle(cfg))], claim_id) == ["pass"]
+    close = lemmas.eq72_angle(cfg, apex=1.2)
+    assert _status([measured(claim_id, close)], claim_id) == ["fail"]
+
+
 def test_timor2022_assumption_rows_fail_on_data_that_break_them():
     """Inputs before their normalization, inputs 0.01 rad inside pi/2 instead of outside,
     parallel targets, and a draw of the inputs that is not centrally symmetric."""

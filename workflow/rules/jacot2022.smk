@@ -27,7 +27,8 @@ J22_PLATEAU_RUNS = [
     for seeds in J22_PLATEAU_SEEDS
 ]
 J22_PROPOSITIONS = {
-    k: f"results/jacot2022/theory/{k}.csv" for k in ("prop13", "remark23", "prop1", "prop19")
+    k: f"results/jacot2022/theory/{k}.csv"
+    for k in ("prop13", "remark23", "prop1", "prop19", "onehot_root")
 }
 
 
@@ -44,6 +45,7 @@ rule construct_jacot2022_propositions:
         bipartite_n=J22_THEORY["bipartite_N"],
         prop1_trials=J22_THEORY["prop1_trials"],
         prop19=J22_THEORY["prop19"],
+        onehot_root_sizes=J22_THEORY["onehot_root_sizes"],
     script:
         "../scripts/construct_jacot2022_propositions.py"
 

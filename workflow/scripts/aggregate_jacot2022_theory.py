@@ -23,6 +23,7 @@ measurements = ledger.theory_claims(
     p.lam,
     registry[ledger.PROP19_ENDPOINT].every_reading,
 )
+measurements += ledger.onehot_root_claims(pd.read_csv(snakemake.input.onehot_root))
 write_table(with_running_best(losses, [*theory.CURVE, "seed"]), snakemake.output.plateau)
 write_table(onsets, snakemake.output.onsets)
 write_table(evaluate(registry, measurements), snakemake.output.claims)

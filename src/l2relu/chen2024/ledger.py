@@ -115,6 +115,7 @@ def any_dimension_claims(cfg: lemmas.AnyDimensionConfig):
         ),
         measured("chen2024.fig2.remark35_polar", lemmas.polar_error(cfg), detail=dims),
         measured("chen2024.fig2.orthant_aperture", touch, detail=dims),
+        measured("chen2024.fig2.eq72_ball_in_cone", lemmas.eq72_angle(cfg), detail=dims),
     ]
 
 

@@ -127,3 +127,19 @@ def lemma33_error(cfg: AnyDimensionConfig) -> float:
             projector = own @ projector  # (29)
             worst = max(worst, np.abs(projector - own).max())
     return float(worst)
+
+
+def eq72_angle(cfg: AnyDimensionConfig, delta: float = 1.0, apex: float = 2.0) -> float:
+    """(72): B_delta(0) lies in -apex delta f + C_{pi/2}[f]. The largest angle between x + apex
+    delta f and f over points x of the ball (inside and on its sphere) and unit f, in each of
+    cfg's dimensions; inside the cone means at most pi/4, half its aperture (the paper's
+    apex is 2, where the largest angle is arcsin(1/2) = pi/6)."""
+    rng, worst = np.random.default_rng(cfg.seed + 4), 0.0
+    for n in cfg.dims:
+        for _ in range(cfg.points):
+            f, x = _unit(rng, n), _unit(rng, n) * delta * rng.uniform() ** (1 / n)
+            rim = _unit(rng, n) * delta  # a point of the sphere, where the angle is largest
+            for point in (x, rim):
+                d = point + apex * delta * f
+                worst = max(worst, float(np.arccos(np.clip(d @ f / np.linalg.norm(d), -1, 1))))
+    return worst

@@ -230,3 +230,15 @@ def fig1_study_claims(networks: pd.DataFrame, n_rays: int, ray_readings: dict):
                     note = _joined(note, _rays_found(layer, meets, reading, parameters))
                 ms.append(measured(claim_id, shares, case, None, note, reading, meets))
     return ms
+
+
+def onehot_root_claims(root: pd.DataFrame):
+    """App. D.1: the largest distance of a class block of (Y^T Y)^(1/2) from the stated 1/m_i."""
+    values = ", ".join(f"m = {r.m}: {r.value:.4g}" for r in root.itertuples())
+    return [
+        measured(
+            "jacot2022.theory.onehot_root_blocks",
+            root.off.max(),
+            detail=f"block values {values}",
+        )
+    ]

@@ -331,3 +331,21 @@ def onsets(losses: pd.DataFrame, rel_tol: float | str, floor: float | None = Non
             }
         )
     return pd.DataFrame(rows)
+
+
+def onehot_square_root(sizes) -> pd.DataFrame:
+    """App. D.1: one-hot outputs Y with classes of the given sizes m_i (ordered by class);
+    (Y^T Y)^(1/2) by eigendecomposition, and per class the largest distance of its diagonal
+    block's entries from the paper's 1/m_i, beside the block's own value."""
+    labels = np.repeat(np.arange(len(sizes)), sizes)
+    y = np.eye(len(sizes))[:, labels]
+    vals, vecs = np.linalg.eigh(y.T @ y)
+    root = (vecs * np.sqrt(np.clip(vals, 0, None))) @ vecs.T
+    rows, start = [], 0
+    for m in sizes:
+        block = root[start : start + m, start : start + m]
+        rows.append(
+            {"m": m, "value": float(block.mean()), "off": float(np.abs(block - 1 / m).max())}
+        )
+        start += m
+    return pd.DataFrame(rows)

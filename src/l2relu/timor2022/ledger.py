@@ -203,6 +203,18 @@ def mark_best(deep: pd.DataFrame) -> pd.DataFrame:
     return deep
 
 
+def lemma7_claims(x1, x2, networks: int):
+    """Lemma 7 on random networks with a neuron in S_1: the largest |sin| between its gradient
+    and x_1."""
+    x, y = fig1_mod.data(x1, x2)
+    sines = theory.lemma7_sines(x, y, networks, ("timor2022", "lemma7"))
+    return [
+        measured(
+            "timor2022.theory.lemma7_gradient_along_x", sines.max(), detail=f"{networks} networks"
+        )
+    ]
+
+
 def assumption_claims(x1, x2, pairs: int):
     """Assumptions 1 and 2 on Fig. 1's data, and Sec. 3's probability 1/2 of Assumption 2's
     angle for inputs drawn uniformly on the circle."""

@@ -141,6 +141,31 @@ def balance_drift_bound(lr: float, loss_scale: float, y: np.ndarray) -> float:
     return 2 * lr * loss_scale * float((np.asarray(y) ** 2).sum())
 
 
+def half_square_grad_w(w, v, x, y) -> np.ndarray:
+    """The gradient of Eq. (1), (1/2)||V relu(W X) - Y||_F^2, with respect to W (relu'(0) = 0)."""
+    pre = w @ x
+    residual = v @ np.maximum(pre, 0.0) - y
+    return ((v.T @ residual) * (pre > 0)) @ x.T
+
+
+def lemma7_sines(x, y, networks: int, seed_parts, region="S") -> np.ndarray:
+    """Lemma 7 on random networks: for each, neuron 1 drawn in S_1 (`region` "S": the own region;
+    "both": active on both inputs, outside the lemma's hypothesis), the other neuron and V
+    Gaussian; |sin| of the angle between the gradient with respect to w_1 and x_1."""
+    rng = rng_for(*seed_parts)
+    x1, x2 = x[:, 0], x[:, 1]
+    sines = []
+    while len(sines) < networks:
+        w, v = rng.standard_normal((2, 2)), rng.standard_normal((2, 2))
+        active = (w[0] @ x1 > 0, w[0] @ x2 > 0)
+        if active != ((True, False) if region == "S" else (True, True)):
+            continue
+        g = half_square_grad_w(w, v, x, y)[0]
+        cross = g[0] * x1[1] - g[1] * x1[0]
+        sines.append(abs(cross) / (np.linalg.norm(g) * np.linalg.norm(x1) + 1e-300))
+    return np.array(sines)
+
+
 def assumption_margins(x: np.ndarray, y: np.ndarray) -> dict:
     """Assumptions 1 and 2 on data (x, y) (columns the two points): the largest distance of a
     target's and of an input's norm from 1, |det[y_1 y_2]| (linear independence), and how far
