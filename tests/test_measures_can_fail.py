@@ -757,6 +757,31 @@ def test_eq72_fails_with_the_apex_too_close():
     assert _status([measured(claim_id, close)], claim_id) == ["fail"]
 
 
+def test_lemma3_fails_for_opposite_rows_and_remark21_for_the_unsquared_norm():
+    """Lemma 3's row on rank-1 layers whose rows are opposite (the conclusion's own form, which
+    reaches zero loss) fails; Remark 2.1's row fails under the reading whose form is off by a
+    square, and holds under the two identities."""
+    from l2relu.chen2024 import ledger as chen
+    from l2relu.chen2024 import lemmas
+    from l2relu.timor2022 import fig1, theory
+
+    x, y = fig1.data((1.0, 0.99), (-1.0, 0.99))
+    claim_id = "timor2022.theory.lemma3_rank_one_needs_opposite_rows"
+    same_sign = theory.lemma3_losses(x, y, 40, ("test", "same"))
+    opposite = theory.lemma3_losses(x, y, 40, ("test", "opposite"), sign=-1.0)
+    assert same_sign.min() == pytest.approx(0.5)
+    assert _status([measured(claim_id, same_sign.min())], claim_id) == ["pass"]
+    assert _status([measured(claim_id, opposite.min())], claim_id) == ["fail"]
+    readings = _readings("chen2024.fig2.remark21_class_average")
+    cfg = lemmas.AnyDimensionConfig((3, 4), 10, 0)
+    rows = judged(chen._remark21_claims(cfg, readings), False).set_index("reading").status
+    assert rows.to_dict() == {
+        "the variance decomposition": "pass",
+        "(16)'s norm, squared": "pass",
+        "(16)'s norm as printed": "fail",
+    }
+
+
 def test_timor2022_assumption_rows_fail_on_data_that_break_them():
     """Inputs before their normalization, inputs 0.01 rad inside pi/2 instead of outside,
     parallel targets, and a draw of the inputs that is not centrally symmetric."""

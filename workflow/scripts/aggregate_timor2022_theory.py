@@ -24,5 +24,6 @@ measurements = ledger.theory_claims(theorem1, deep, fig1_runs, p.x1, p.x2, rank_
 measurements += ledger.assumption_claims(p.x1, p.x2, p.assumption2_pairs)
 measurements += ledger.balance_claims(fig1_runs, p.x1, p.x2, p.fig1_lr)
 measurements += ledger.lemma7_claims(p.x1, p.x2, p.lemma7_networks)
+measurements += ledger.lemma3_claims(p.x1, p.x2, p.lemma7_networks)
 write_table(deep, snakemake.output.deep)
 write_table(evaluate(registry, measurements), snakemake.output.claims)

@@ -100,7 +100,7 @@ def fig2_claims(grid: pd.DataFrame, p, h, theta):
     ]
 
 
-def any_dimension_claims(cfg: lemmas.AnyDimensionConfig):
+def any_dimension_claims(cfg: lemmas.AnyDimensionConfig, remark21_readings=()):
     """Section 3's lemmas on random constructions in the dimensions of `cfg`, beyond Fig. 2's
     plane: each the largest error l2relu.chen2024.lemmas finds; for (36), the boundary of
     C_theta_n[u_n] touching the orthant (its smallest coordinate, the largest in size over n)."""
@@ -116,6 +116,21 @@ def any_dimension_claims(cfg: lemmas.AnyDimensionConfig):
         measured("chen2024.fig2.remark35_polar", lemmas.polar_error(cfg), detail=dims),
         measured("chen2024.fig2.orthant_aperture", touch, detail=dims),
         measured("chen2024.fig2.eq72_ball_in_cone", lemmas.eq72_angle(cfg), detail=dims),
+    ] + _remark21_claims(cfg, remark21_readings)
+
+
+def _remark21_claims(cfg, readings):
+    """Remark 2.1: each reading's form of C_N against its definition."""
+    errors = lemmas.remark21_errors(cfg)
+    detail = f"n = {', '.join(map(str, cfg.dims))} classes of 2-6 points"
+    return [
+        measured(
+            "chen2024.fig2.remark21_class_average",
+            errors[r.parameters["form"].replace("_", " ")],
+            detail=detail,
+            reading=r.name,
+        )
+        for r in readings
     ]
 
 

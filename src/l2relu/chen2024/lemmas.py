@@ -143,3 +143,36 @@ def eq72_angle(cfg: AnyDimensionConfig, delta: float = 1.0, apex: float = 2.0) -
                 d = point + apex * delta * f
                 worst = max(worst, float(np.arccos(np.clip(d @ f / np.linalg.norm(d), -1, 1))))
     return worst
+
+
+# Remark 2.1's three forms of the class-averaged cost C_N, each against its definition (16).
+REMARK21_FORMS = ("decomposition", "weighted norm squared", "weighted norm as printed")
+
+
+def remark21_errors(cfg: AnyDimensionConfig) -> dict:
+    """Remark 2.1 on random outputs X^(L) and targets y_j (Q = n classes of 2-6 points, outputs
+    in R^n, per configured dimension n): the largest relative distance of each form of C_N from
+    its definition sum_j (1/N_j) sum_i |x_ji - y_j|^2: the within-class variances plus the
+    squared distances of the class means (the remark's last line), ||X - Y||^2 in the inner
+    product Tr(A N^-1 B^T), N = diag(N_j 1) (1 the identity), and that norm unsquared, as (16)
+    prints it."""
+    rng, worst = np.random.default_rng(cfg.seed + 5), dict.fromkeys(REMARK21_FORMS, 0.0)
+    for n in cfg.dims:
+        sizes = rng.integers(2, 7, size=n)
+        labels = np.repeat(np.arange(n), sizes)
+        x, y = rng.standard_normal((n, len(labels))), rng.standard_normal((n, n))
+        diff = x - y[:, labels]
+        c_n = sum((diff[:, labels == j] ** 2).sum() / m for j, m in enumerate(sizes))
+        means = np.stack([x[:, labels == j].mean(axis=1) for j in range(n)], axis=1)
+        within = sum(
+            ((x[:, labels == j] - means[:, [j]]) ** 2).sum() / m for j, m in enumerate(sizes)
+        )
+        weighted = np.trace(diff @ np.diag(1 / sizes[labels].astype(float)) @ diff.T)
+        forms = {
+            "decomposition": within + ((means - y) ** 2).sum(),
+            "weighted norm squared": weighted,
+            "weighted norm as printed": np.sqrt(weighted),
+        }
+        for name, value in forms.items():
+            worst[name] = max(worst[name], abs(value - c_n) / c_n)
+    return worst

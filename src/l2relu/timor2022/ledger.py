@@ -203,6 +203,20 @@ def mark_best(deep: pd.DataFrame) -> pd.DataFrame:
     return deep
 
 
+def lemma3_claims(x1, x2, networks: int):
+    """Lemma 3 on Fig. 1's data: the smallest loss any rank-1 first layer outside the lemma's
+    conclusion (w_2 = alpha w_1 with alpha > 0, or a zero row) reaches with its best V."""
+    x, y = fig1_mod.data(x1, x2)
+    losses = theory.lemma3_losses(x, y, networks, ("timor2022", "lemma3"))
+    return [
+        measured(
+            "timor2022.theory.lemma3_rank_one_needs_opposite_rows",
+            losses.min(),
+            detail=f"{networks} first layers",
+        )
+    ]
+
+
 def lemma7_claims(x1, x2, networks: int):
     """Lemma 7 on random networks with a neuron in S_1: the largest |sin| between its gradient
     and x_1."""

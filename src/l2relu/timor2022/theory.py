@@ -166,6 +166,21 @@ def lemma7_sines(x, y, networks: int, seed_parts, region="S") -> np.ndarray:
     return np.array(sines)
 
 
+def lemma3_losses(x, y, networks: int, seed_parts, sign: float = 1.0) -> np.ndarray:
+    """Lemma 3's contrapositive: rank-1 first layers W = [w; alpha w] with sign(alpha) = `sign`
+    (positive: outside the lemma's conclusion; negative: the conclusion's own form), and W with
+    a zero row, each with its best V (least squares, V = Y relu(W X)^+): the loss of Eq. (1) each
+    reaches."""
+    rng = rng_for(*seed_parts)
+    losses = []
+    for k in range(networks):
+        w = rng.standard_normal(2)
+        second = sign * rng.uniform(0.1, 3.0) * w if k % 4 else np.zeros(2)
+        h = np.maximum(np.stack([w, second]) @ x, 0.0)
+        losses.append(half_square_loss(np.eye(2), y @ np.linalg.pinv(h), h, y))
+    return np.array(losses)
+
+
 def assumption_margins(x: np.ndarray, y: np.ndarray) -> dict:
     """Assumptions 1 and 2 on data (x, y) (columns the two points): the largest distance of a
     target's and of an input's norm from 1, |det[y_1 y_2]| (linear independence), and how far
