@@ -203,7 +203,7 @@ rule aggregate_timor2022_theory:
         deep_first_seed=TIMOR_DEEP["first_seed"],
         deep_restarts=TIMOR_DEEP["restarts"],
         assumption2_pairs=TIMOR["theory"]["assumption2_pairs"],
-        lemma7_networks=TIMOR["theory"]["lemma7_networks"],
+        lemma_networks=TIMOR["theory"]["lemma_networks"],
     script:
         "../scripts/aggregate_timor2022_theory.py"
 

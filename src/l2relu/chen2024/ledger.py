@@ -126,7 +126,7 @@ def _remark21_claims(cfg, readings):
     return [
         measured(
             "chen2024.fig2.remark21_class_average",
-            errors[r.parameters["form"].replace("_", " ")],
+            errors[r.parameters["form"]],
             detail=detail,
             reading=r.name,
         )

@@ -1,12 +1,14 @@
 """chen2024's Section 3 in any dimension, on random constructions beyond the plane Fig. 2 draws:
 Lemma 3.3's projectors (30)-(31), Lemma 3.4's truncation map (42) with a narrowing layer and its
-invariance (43), Remark 3.5's polar decomposition (53) and the orthant aperture theta_n (36).
+invariance (43), Remark 3.5's polar decomposition (53) and the orthant aperture theta_n (36);
+and, on the same draws, eq. (72)'s ball in a cone and Remark 2.1's forms of the cost C_N.
 Each check returns the largest error it finds; a seeded generator draws every case."""
 
 from dataclasses import dataclass
 
 import numpy as np
 
+from l2relu import measures
 from l2relu.chen2024.truncation import cone_layer, orthant_aperture, shrink_factor, truncation_map
 
 
@@ -140,13 +142,12 @@ def eq72_angle(cfg: AnyDimensionConfig, delta: float = 1.0, apex: float = 2.0) -
             f, x = _unit(rng, n), _unit(rng, n) * delta * rng.uniform() ** (1 / n)
             rim = _unit(rng, n) * delta  # a point of the sphere, where the angle is largest
             for point in (x, rim):
-                d = point + apex * delta * f
-                worst = max(worst, float(np.arccos(np.clip(d @ f / np.linalg.norm(d), -1, 1))))
+                worst = max(worst, float(measures.angle(point + apex * delta * f, f)))
     return worst
 
 
 # Remark 2.1's three forms of the class-averaged cost C_N, each against its definition (16).
-REMARK21_FORMS = ("decomposition", "weighted norm squared", "weighted norm as printed")
+REMARK21_FORMS = ("decomposition", "weighted_norm_squared", "weighted_norm_as_printed")
 
 
 def remark21_errors(cfg: AnyDimensionConfig) -> dict:
@@ -170,8 +171,8 @@ def remark21_errors(cfg: AnyDimensionConfig) -> dict:
         weighted = np.trace(diff @ np.diag(1 / sizes[labels].astype(float)) @ diff.T)
         forms = {
             "decomposition": within + ((means - y) ** 2).sum(),
-            "weighted norm squared": weighted,
-            "weighted norm as printed": np.sqrt(weighted),
+            "weighted_norm_squared": weighted,
+            "weighted_norm_as_printed": np.sqrt(weighted),
         }
         for name, value in forms.items():
             worst[name] = max(worst[name], abs(value - c_n) / c_n)
