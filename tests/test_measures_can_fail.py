@@ -261,6 +261,10 @@ def test_a_depth_sweep_that_never_recovers_the_rank_fails_every_depth_claim():
     assert status["jacot2023.depth.recovering_depths"] == {"fail"}  # one depth is no range
     assert status["jacot2023.depth.range_grows_with_n"] == {"fail"}  # the same at both N
     assert status["jacot2023.depth.small_depth_overestimates"] == {"fail"}  # L = 2 reads k
+    assert status["jacot2023.depth.no_rank_underestimate"] == {"pass"}  # never below k
+    rows = judged(ledger.depth_claims(sweep.assign(bottleneck_rank=sweep.bottleneck_rank - 3), 4))
+    status = rows.groupby("claim_id").status.agg(set)
+    assert status["jacot2023.depth.no_rank_underestimate"] == {"fail"}  # 3 at the deepest
 
 
 def test_an_identity_autoencoder_does_not_denoise():
@@ -1115,3 +1119,222 @@ def test_the_opening_of_s_tells_pi_minus_theta_from_theta():
         for name, t in (("right", right), ("swapped", swapped))
     }
     assert status == {"right": ["pass"], "swapped": ["fail"]}
+
+
+def test_jacot2022_covariance_rows_fail_on_a_wrong_kernel_a_wrong_rebuild_and_a_joint_segment():
+    """Prop. 3's identity fails with K^sigma missing the bias term; Lemma 10's and Prop. 8's rows
+    fail when a neuron is dropped (the outputs survive, the covariances do not); Prop. 7's fails
+    for weights carrying a part that Z^sigma does not see (same outputs, larger norm); Prop. 5's
+    gap goes negative on a segment moving two layers' pairs together."""
+    from l2relu.jacot2022 import covariances as cov
+    from l2relu.jacot2022 import ledger
+
+    cfg = cov.ReductionConfig(networks=2, n_points=3, widths=(1, 20, 20, 2), beta=1.0)
+    table = cov.reduction_table(cfg)
+    assert (table.reduced_width <= 12).all()  # Caratheodory: at most N(N+1) pairs independent
+    prop5 = cov.convexity_table(cfg, 20)
+    remark = pd.DataFrame({"N": [4], "edge_network_error": [0.0], "edge_network_norm": [16.0]})
+    ids = {
+        k: f"jacot2022.theory.{k}"
+        for k in (
+            "prop3_trace_identity",
+            "lemma10_caratheodory_width",
+            "prop8_rebuilt_network",
+            "prop7_same_norm_every_width",
+            "prop5_midpoint_convexity",
+        )
+    }
+
+    def status(reduction, segments=prop5, edges=remark, key=None):
+        return _status(ledger.covariance_claims(reduction, segments, edges), ids.get(key, key))
+
+    for key in ids:
+        assert status(table, key=key) == ["pass"]
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((1, 3))
+    weights = cov.random_weights(cfg.widths, rng)
+    zs = cov.forward(weights, x, 1.0)
+    prevs = [x, *zs[:-1]]
+    no_bias = np.array(
+        [np.trace(z.T @ z @ np.linalg.pinv(p.T @ p)) for z, p in zip(zs, prevs, strict=True)]
+    )
+    gap = np.abs(cov.norm_costs(zs, x, 1.0) - no_bias).max() / no_bias.max()
+    assert status(table.assign(identity_gap=gap), key="prop3_trace_identity") == ["fail"]
+
+    # a neuron dropped from each reduced layer
+    reduced = [cov.caratheodory(z)[1:] for z in zs[:-1]]
+    k_error = (
+        np.abs(reduced[0].T @ reduced[0] - zs[0].T @ zs[0]).max() / np.abs(zs[0].T @ zs[0]).max()
+    )
+    assert status(table.assign(reduced_gram_error=k_error), key="lemma10_caratheodory_width") == [
+        "fail"
+    ]
+    new = cov.forward(cov.rebuild(reduced, zs[-1], x, 1.0, [12, 12]), x, 1.0)
+    assert np.abs(new[-1] - zs[-1]).max() < 1e-9  # the outputs survive (N = 3 points)
+    k_error = np.abs(new[0].T @ new[0] - zs[0].T @ zs[0]).max() / np.abs(zs[0].T @ zs[0]).max()
+    assert status(table.assign(gram_error=k_error), key="prop8_rebuilt_network") == ["fail"]
+
+    # the rebuilt second layer plus weights its inputs (3 points in R^21) do not see: the same
+    # outputs, a larger norm
+    rebuilt = cov.rebuild([cov.caratheodory(z) for z in zs[:-1]], zs[-1], x, 1.0, [20, 20])
+    inputs = cov.with_bias(np.maximum(cov.forward(rebuilt, x, 1.0)[0], 0.0), 1.0)
+    unseen = np.eye(len(inputs)) - inputs @ np.linalg.pinv(inputs)
+    heavier = [rebuilt[0], rebuilt[1] + rng.standard_normal(rebuilt[1].shape) @ unseen, rebuilt[2]]
+    assert np.abs(cov.forward(heavier, x, 1.0)[-1] - zs[-1]).max() < 1e-9
+    norm = sum((w**2).sum() for w in heavier)
+    trace = cov.trace_costs(zs, x, 1.0).sum()
+    original = sum((w**2).sum() for w in weights)
+    bad = table.assign(rebuilt_norm=norm, trace_cost=trace, norm=original)
+    assert status(bad, key="prop7_same_norm_every_width") == ["fail"]
+
+    # Tr[K A^+] moved jointly in K and A is not convex (k / a: 0 and 2/3 at the ends, 1/2 > 1/3
+    # at the midpoint)
+    eye, zero = np.eye(2), np.zeros((2, 2))
+    ends = [cov.layer_cost(k * eye, eye, a * eye, zero) for k, a in ((0, 1), (2, 3))]
+    mid = cov.layer_cost(eye, eye, 2 * eye, zero)
+    joint = prop5.assign(midpoint_gap=((ends[0] + ends[1]) / 2 - mid) / mid)
+    assert status(table, segments=joint, key="prop5_midpoint_convexity") == ["fail"]
+    for claim_id, column, value in (
+        ("jacot2022.theory.bn_edge_network_output", "edge_network_error", 1.0),
+        ("jacot2022.theory.bn_edge_network_norm", "edge_network_norm", 20.0),
+    ):
+        assert status(table, edges=remark.assign(**{column: value}), key=claim_id) == ["fail"]
+
+
+def _reading_status(measurements, claim_id):
+    rows = judged(measurements, every_entry=False)
+    rows = rows[rows.claim_id == claim_id]
+    return dict(zip(rows.reading, rows.status, strict=True))
+
+
+def test_timor2022_lemma_2_4_5_8_rows_fail_where_their_hypotheses_are_broken():
+    """Lemma 2 without exclusive rows, Lemma 5 from networks with both rows alive (they fit),
+    Lemma 8 off zero loss and Lemma 4 with a converged run whose row sits in D all fail."""
+    from l2relu.timor2022 import fig1, ledger, theory
+
+    x, y = fig1.data((1.0, 0.99), (-1.0, 0.99))
+    for claim_id in ("lemma2_exclusive_rows_fit", "lemma5_dead_row_stays", "lemma8_norm_bound"):
+        ms = ledger.lemma_2_5_8_claims((1.0, 0.99), (-1.0, 0.99), 40)
+        assert _status(ms, f"timor2022.theory.{claim_id}") == ["pass"]
+    residual = theory.lemma2_residuals(40, ("test", "l2"), exclusive=False).max()
+    assert _status(
+        [measured("timor2022.theory.lemma2_exclusive_rows_fit", residual)],
+        "timor2022.theory.lemma2_exclusive_rows_fit",
+    ) == ["fail"]
+    loss, kept = theory.dead_row_descent(x, y, 40, ("test", "l5"), start="S")
+    assert not kept.any()
+    claim_id = "timor2022.theory.lemma5_dead_row_stays"
+    assert _status([measured(claim_id, (loss / 0.5).min())], claim_id) == ["fail"]
+    slacks = theory.lemma8_slacks(x, y, 40, ("test", "l8"), v_scale=0.5)
+    claim_id = "timor2022.theory.lemma8_norm_bound"
+    assert _status([measured(claim_id, slacks.min())], claim_id) == ["fail"]
+    # Lemma 4: one of two converged runs with its first row -(x_1 + x_2), inside D
+    w = np.stack([np.eye(2), np.stack([-(x[:, 0] + x[:, 1]), np.ones(2)])])
+    share = theory.no_dead_row(w, x).mean()
+    claim_id = "timor2022.theory.lemma4_no_dead_row"
+    assert share == 0.5
+    assert _status([measured(claim_id, [share, share, share])], claim_id) == ["fail"]
+    assert _status([measured(claim_id, [1.0, share, 1.0])], claim_id) == ["mixed"]
+    assert _status([measured(claim_id, [1.0, 1.0, 1.0])], claim_id) == ["pass"]
+
+
+def test_chen2024_prop32_fails_when_a_width_grows_and_eq61_passes_at_constant_width():
+    """Prop. 3.2's identities fail once a layer widens (W_l W_l^+ != 1); eq. (61) as printed,
+    read at constant width M, interpolates (the measure can pass), and fails at Cor. 4.2's."""
+    from l2relu.chen2024 import construction, data, truncation
+    from l2relu.chen2024 import ledger as chen
+
+    rng = np.random.default_rng(1)
+    widths = (3, 5, 5, 2)
+    layers = [
+        (rng.normal(size=(n, m)), rng.normal(size=n))
+        for m, n in zip(widths, widths[1:], strict=False)
+    ]
+    claim_id = "chen2024.theory.prop32_truncation_identities"
+    assert _status(chen.prop32_claims(truncation.prop32_error(5, 0), 5), claim_id) == ["pass"]
+    widening = truncation.prop32_gap(layers, rng.normal(size=(3, 40)))
+    assert _status(chen.prop32_claims(widening, 1), claim_id) == ["fail"]
+
+    x, labels = data.clustered(5, 3, 5, 0.1, 0)
+    y = np.eye(3)
+    claim_id = "chen2024.theory.eq61_narrowing_as_printed"
+    for widths, expected in (((5, 5, 5), "pass"), ((3, 3, 3), "fail")):
+        printed = construction.printed_narrowing(x, labels, y, widths)
+        table = pd.DataFrame([{f"printed_{k}": v for k, v in printed.items()}])
+        statuses = _reading_status(chen._printed_narrowing_claims(table), claim_id)
+        assert set(statuses.values()) == {expected}, (widths, statuses)
+
+
+def test_jacot2023_construction_rows_fail_on_a_non_bijection_a_planted_tie_and_a_wrong_network():
+    """Claim 1's measure finds the rank a ReLU layer (not a bijection) loses; the tie measure
+    finds three classes meeting where planted; Prop. 5's measures fail for a network without the
+    positivity shift and for a construction whose middle layers cost more than k; App. F's rank
+    row passes on a function of 4 coordinates."""
+    from l2relu.jacot2023 import constructions as c
+    from l2relu.jacot2023 import ledger as j23
+
+    cfg = c.ConstructionsConfig(trials=4, points=50, leaky_slopes=(-0.5, 0.5), grid_size=51)
+    table = c.constructions_table(cfg)
+    rows = judged(j23.construction_claims(table), every_entry=False)
+    statuses = {
+        claim_id: dict(zip(r.reading, r.status, strict=True))
+        for claim_id, r in rows.groupby("claim_id")
+    }
+    assert statuses["jacot2023.theory.example1_continuous"] == {
+        "printed": "fail",
+        "conditions exchanged": "pass",
+    }
+    assert statuses["jacot2023.theory.cor1_neuron_doubling"]["printed"] == "fail"
+    assert statuses["jacot2023.theory.krr_rank_formula"] == {
+        "as printed": "fail",
+        "with d_in": "pass",
+    }
+    assert set(statuses["jacot2023.theory.fig1_true_rank"].values()) == {"fail"}
+    for claim_id in (
+        "claim1_bijection_rank",
+        "rank_one_no_three_classes",
+        "prop5_construction_fits",
+        "prop5_norm_kl_plus_c",
+    ):
+        assert statuses[f"jacot2023.theory.{claim_id}"] == {"": "pass"}
+
+    # sigma_0 = ReLU layers for phi and psi (not bijections): J loses rank where neurons are off
+    claim_id = "jacot2023.theory.claim1_bijection_rank"
+    assert _status([measured(claim_id, c.claim1(cfg, a=0.0))], claim_id) == ["fail"]
+    # h(z) = (z, -z, 0, -1): classes 1 and 2 meet class 3 at z = 0
+    h = [(np.array([[1.0], [-1.0], [0.0], [0.0]]), np.array([[0.0], [0.0], [0.0], [-1.0]]))]
+    claim_id = "jacot2023.theory.rank_one_no_three_classes"
+    tied = c.classes_at_changes(h, -1.0, 1.0, samples=1001)
+    assert tied == 3 and _status([measured(claim_id, tied)], claim_id) == ["fail"]
+    # Prop. 5 without the shift: g's negative outputs die in the identity layers
+    rng = np.random.default_rng(0)
+    g, hh = c.random_layers((6, 12, 2), rng), c.random_layers((2, 12, 5), rng)
+    x = rng.normal(size=(6, 100))
+    unshifted = g + [(np.eye(2), np.zeros((2, 1)))] * 4 + hh
+    target = c.forward(hh, c.forward(g, x))
+    misfit = np.abs(c.forward(unshifted, x) - target).max() / np.abs(target).max()
+    claim_id = "jacot2023.theory.prop5_construction_fits"
+    assert _status([measured(claim_id, misfit)], claim_id) == ["fail"]
+    # the identity layers as 2I then I/2 (the same map; each pair costs 4.25k, not 2k): C grows
+    # with L
+    costly = []
+    for depth in (8, 12):
+        net = c.rank_k_network(g, hh, x, depth)
+        middle = range(len(g), depth - len(hh))
+        costly.append(
+            [
+                (w * (2.0 if (i - len(g)) % 2 == 0 else 0.5), b) if i in middle else (w, b)
+                for i, (w, b) in enumerate(net)
+            ]
+        )
+        assert np.abs(c.forward(costly[-1], x) - target).max() < 1e-9 * np.abs(target).max()
+    claim_id = "jacot2023.theory.prop5_norm_kl_plus_c"
+    spread = c.constant_spread([c.norm_minus_kl(net, 2) for net in costly])
+    assert _status([measured(claim_id, spread)], claim_id) == ["fail"]
+    claim_id = "jacot2023.theory.fig1_true_rank"
+    four = [
+        measured(claim_id, c.appf_true_rank(cfg, r, coordinates=4), reading=r)
+        for r in c.APPF_READINGS
+    ]
+    assert set(_reading_status(four, claim_id).values()) == {"pass"}

@@ -112,8 +112,11 @@ rule train_chen2024_gd:
         **training_resources("train_chen2024_gd"),
     params:
         resume=resume_dir,
-        # the constructions' family is not the training's: changing it reruns no training
-        config={k: v for k, v in CHEN_THEORY.items() if k != "family_members"},
+        # the constructions' family and Prop. 3.2's networks are not the training's: changing
+        # them reruns no training
+        config={
+            k: v for k, v in CHEN_THEORY.items() if k not in ("family_members", "prop32_networks")
+        },
         device=config["device"],
     script:
         "../scripts/train_chen2024_gd.py"

@@ -28,7 +28,7 @@ J22_PLATEAU_RUNS = [
 ]
 J22_PROPOSITIONS = {
     k: f"results/jacot2022/theory/{k}.csv"
-    for k in ("prop13", "remark23", "prop1", "prop19", "onehot_root")
+    for k in ("prop13", "remark23", "prop1", "prop19", "onehot_root", "reduction", "prop5")
 }
 
 
@@ -46,6 +46,8 @@ rule construct_jacot2022_propositions:
         prop1_trials=J22_THEORY["prop1_trials"],
         prop19=J22_THEORY["prop19"],
         onehot_root_sizes=J22_THEORY["onehot_root_sizes"],
+        reduction=J22_THEORY["reduction"],
+        prop5_segments=J22_THEORY["prop5_segments"],
     script:
         "../scripts/construct_jacot2022_propositions.py"
 

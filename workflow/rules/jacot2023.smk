@@ -75,9 +75,25 @@ J23_KRR_DIR = "results/{run}/krr_ridge{ridge}_t{n_test}".format(
 )
 
 
+rule construct_jacot2023_propositions:
+    input:
+        code=script_code("construct_jacot2023_propositions"),
+    output:
+        table="results/jacot2023/theory/constructions.csv",
+    log:
+        "logs/jacot2023/theory/construct_propositions.log",
+    conda:
+        ENV
+    params:
+        constructions=J23["constructions"],
+    script:
+        "../scripts/construct_jacot2023_propositions.py"
+
+
 rule compute_jacot2023_krr:
     input:
         registry=claims_registry("jacot2023_krr"),
+        constructions=rules.construct_jacot2023_propositions.output.table,
         checkpoint=rules.train_jacot2023_fig1.output.checkpoint,
         runs=rules.train_jacot2023_fig1.output.runs,
         code=script_code("compute_jacot2023_krr"),

@@ -24,6 +24,9 @@ measurements = ledger.theory_claims(
     registry[ledger.PROP19_ENDPOINT].every_reading,
 )
 measurements += ledger.onehot_root_claims(pd.read_csv(snakemake.input.onehot_root))
+measurements += ledger.covariance_claims(
+    *(pd.read_csv(snakemake.input[k]) for k in ("reduction", "prop5", "remark23"))
+)
 write_table(with_running_best(losses, [*theory.CURVE, "seed"]), snakemake.output.plateau)
 write_table(onsets, snakemake.output.onsets)
 write_table(evaluate(registry, measurements), snakemake.output.claims)

@@ -4,7 +4,7 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from l2relu.chen2024 import ledger  # noqa: E402
+from l2relu.chen2024 import ledger, truncation  # noqa: E402
 from l2relu.chen2024.theory import TheoryConfig, constructions  # noqa: E402
 from l2relu.claims import rows_from_registry  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
@@ -16,5 +16,7 @@ cfg = TheoryConfig(
 networks = constructions(cfg)
 print(networks.to_string(), file=sys.stderr)
 write_table(networks, snakemake.output.networks)
-rows = rows_from_registry(snakemake.input.registry, ledger.theory_claims(networks))
+prop32 = truncation.prop32_error(cfg.prop32_networks, cfg.seed)
+measurements = ledger.theory_claims(networks) + ledger.prop32_claims(prop32, cfg.prop32_networks)
+rows = rows_from_registry(snakemake.input.registry, measurements)
 write_table(rows, snakemake.output.claims)

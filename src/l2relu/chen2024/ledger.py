@@ -38,6 +38,13 @@ def theory_claims(networks: pd.DataFrame):
     return ms + _count_claims(networks)
 
 
+def prop32_claims(gap: float, networks: int):
+    """Prop. 3.2: the largest gap of eqs. (20), (23), (24) over random networks."""
+    return [
+        measured("chen2024.theory.prop32_truncation_identities", gap, detail=f"{networks} networks")
+    ]
+
+
 def _family_claims(name, built: pd.DataFrame):
     """The degenerate minimum: the largest cost over every grid point's family of networks, and
     the smallest distance between two members of one family."""

@@ -35,6 +35,8 @@ class TheoryConfig:
     zero_cost: float  # a trained network "reaches zero cost" below this cost (14)
     # more networks of Prop. 4.1 and Thm 5.2, their free parameters drawn (the constructions')
     family_members: int = 0
+    # random networks on which Prop. 3.2's identities are checked
+    prop32_networks: int = 0
 
 
 def engine_cost(net: construction.ConstructedNetwork, x, labels, y) -> float:

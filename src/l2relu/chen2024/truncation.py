@@ -6,7 +6,11 @@ Data are columns: X is (n, N). Angles are full apertures: C_theta[h] holds the x
 angle(x, h) <= theta / 2, as in eq. (35).
 """
 
+from itertools import pairwise
+
 import numpy as np
+
+from l2relu.seeding import rng_for
 
 
 def relu(z: np.ndarray) -> np.ndarray:
@@ -105,3 +109,37 @@ def narrowing_cone_layer(p: np.ndarray, h: np.ndarray, theta: float, keep: np.nd
         beta = np.pi / 2 - theta / 2
         w = np.cos(beta) * h[None, :] + np.sin(beta) * vertices @ plane.T
     return w, -w @ p
+
+
+def prop32_gap(layers, x: np.ndarray) -> float:
+    """The largest gap, relative to the largest entry of X^(l), between the forward pass (eq. 5)
+    of the network `layers` [(W_l, b_l)] on x and Prop. 3.2's eq. (20) per hidden layer, eq.
+    (23) per hidden layer and eq. (24) at the output (cumulative parameters, eqs. 21-22, 25)."""
+    m = x.shape[0]
+    w_cum, b_cum, h, tau, worst = np.eye(m), np.zeros(m), x, x, 0.0
+    for index, (w, b) in enumerate(layers):
+        last = index == len(layers) - 1
+        pre = w @ h + b[:, None]
+        nxt = pre if last else relu(pre)
+        w_cum, b_cum = w @ w_cum, w @ b_cum + b
+        gaps = [] if last else [w @ truncation_map(w, b, h) + b[:, None]]  # (20)
+        if not last:
+            tau = truncation_map(w_cum, b_cum, tau)  # (25)
+        gaps.append(w_cum @ tau + b_cum[:, None])  # (23), or (24) at the output
+        scale = max(1.0, np.abs(nxt).max())
+        worst = max(worst, *(float(np.abs(g - nxt).max()) / scale for g in gaps))
+        h = nxt
+    return worst
+
+
+def prop32_error(networks: int, seed: int, n_points: int = 40) -> float:
+    """prop32_gap's largest value over random networks with biases, full-rank Gaussian weights
+    and non-increasing widths (d_0 = 6 down to d_L = 2, L = 4), as Prop. 3.2 assumes."""
+    worst = 0.0
+    for t in range(networks):
+        rng = rng_for("chen2024", "prop32", seed, t)
+        widths = [6, *sorted(rng.integers(2, 7, 3), reverse=True), 2]
+        x = rng.normal(size=(6, n_points))
+        layers = [(rng.normal(size=(n, m)), rng.normal(size=n)) for m, n in pairwise(widths)]
+        worst = max(worst, prop32_gap(layers, x))
+    return worst

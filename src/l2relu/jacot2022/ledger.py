@@ -242,3 +242,52 @@ def onehot_root_claims(root: pd.DataFrame):
             detail=f"block values {values}",
         )
     ]
+
+
+def covariance_claims(reduction: pd.DataFrame, prop5: pd.DataFrame, remark23: pd.DataFrame):
+    """Props. 3, 5, 7, 8 and Lemma 10 on random networks (covariances.reduction_table and
+    convexity_table), and Sec. 4.3's width-N^2/4 network W1 = E, W2 = E^T (remark23)."""
+    n = int(reduction.N.iloc[0])
+    widths = ", ".join(str(w) for w in sorted(reduction.width.unique()))
+    # the rebuilt network's norm against L^k's penalty (the same at every width) and against
+    # the original's (no larger: ||W||^2 >= sum_l Tr[K_l (K^sigma_{l-1})^+])
+    excess = np.maximum(
+        (reduction.rebuilt_norm - reduction.trace_cost).abs() / reduction.trace_cost,
+        (reduction.rebuilt_norm - reduction.norm) / reduction.norm,
+    )
+    ratio = reduction.rebuilt_norm / reduction.norm
+    ms = [
+        measured(
+            "jacot2022.theory.prop3_trace_identity",
+            reduction.identity_gap.max(),
+            detail=f"{reduction.network.nunique()} random networks, N = {n}",
+        ),
+        measured(
+            "jacot2022.theory.lemma10_caratheodory_width",
+            reduction.reduced_gram_error.max(),
+            detail=f"width {reduction.original_width.max()} reduced to at most "
+            f"{reduction.reduced_width.max()} (N(N+1) = {n * (n + 1)})",
+        ),
+        measured(
+            "jacot2022.theory.prop8_rebuilt_network",
+            reduction[["gram_error", "output_error"]].to_numpy().max(),
+            detail=f"widths {widths}",
+        ),
+        measured(
+            "jacot2022.theory.prop7_same_norm_every_width",
+            excess.max(),
+            detail=f"widths {widths}; rebuilt / original norm {ratio.min():.2f}-{ratio.max():.2f}",
+        ),
+        measured(
+            "jacot2022.theory.prop5_midpoint_convexity",
+            prop5.midpoint_gap.min(),
+            detail=f"{len(prop5)} segments",
+        ),
+    ]
+    for r in remark23.itertuples():
+        case = f"N = {r.N}"
+        ms.append(measured("jacot2022.theory.bn_edge_network_output", r.edge_network_error, case))
+        ms.append(
+            measured("jacot2022.theory.bn_edge_network_norm", r.edge_network_norm, case, ref=r.N**2)
+        )
+    return ms

@@ -175,6 +175,17 @@ def _depth_reading(sweep: pd.DataFrame, true_rank: int, reading: str):
                 reading=reading,
             )
         )
+    for n in sizes:  # Remark 5: no depth, the deepest included, reads a rank below k
+        lowest = sweep[sweep.n_train == n].groupby("seed").bottleneck_rank.min()
+        ms.append(
+            measured(
+                "jacot2023.depth.no_rank_underestimate",
+                list(lowest),
+                f"N = {n}, every depth",
+                ref=true_rank,
+                reading=reading,
+            )
+        )
     growth = counts[sizes[-1]] - counts[sizes[0]]
     case = f"N = {sizes[-1]} minus N = {sizes[0]}"
     ms.append(measured("jacot2023.depth.range_grows_with_n", list(growth), case, reading=reading))
@@ -416,3 +427,26 @@ def fig3_study_claims(
         )
     )
     return ms
+
+
+# constructions.constructions_table's checks: the entry that reads each
+CONSTRUCTION_IDS = {
+    "claim1_rank_gap": "jacot2023.theory.claim1_bijection_rank",
+    "example1_jump": "jacot2023.theory.example1_continuous",
+    "example1_identity": "jacot2023.theory.example1_identity_on_cross",
+    "example1_rank": "jacot2023.theory.example1_rank_one",
+    "doubling_error": "jacot2023.theory.cor1_neuron_doubling",
+    "krr_rank_gap": "jacot2023.theory.krr_rank_formula",
+    "rank_one_ties": "jacot2023.theory.rank_one_no_three_classes",
+    "prop5_misfit": "jacot2023.theory.prop5_construction_fits",
+    "prop5_constant_spread": "jacot2023.theory.prop5_norm_kl_plus_c",
+    "appf_true_rank": "jacot2023.theory.fig1_true_rank",
+}
+
+
+def construction_claims(table: pd.DataFrame):
+    """A row per check and reading of constructions.constructions_table."""
+    return [
+        measured(CONSTRUCTION_IDS[r.check], r.value, reading=r.reading)
+        for r in table.fillna("").itertuples()
+    ]

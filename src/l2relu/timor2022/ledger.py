@@ -138,7 +138,7 @@ def theory_claims(
     ]
     bound = theory.theorem3_bound(theta)
     for variant, r in fig1_runs.groupby("variant", sort=True):
-        shares, in_f_shares, texts = [], [], []
+        shares, in_f_shares, texts, no_dead = [], [], [], []
         interval_shares = {"norm": [], "angle": []}
         rank2_shares = {reading.name: [] for reading in rank_readings}
         for _, sweep in r.groupby("claim_seed", sort=True):
@@ -154,6 +154,7 @@ def theory_claims(
             n_app = int(applies.sum())
             in_f_shares.append(in_f.sum() / n_app if n_app else np.nan)
             texts.append(f"{int(in_f.sum())}/{n_app}")
+            no_dead.append(theory.no_dead_row(w[conv], x).mean() if conv.any() else np.nan)
             _, norm_ok, angle_ok = theory.lemma6_intervals(w[conv], w0[conv], *x.T)
             for name, ok in (("norm", norm_ok), ("angle", angle_ok)):
                 interval_shares[name].append(ok.sum() / n_app if n_app else np.nan)
@@ -177,6 +178,7 @@ def theory_claims(
         )
         for name, held in interval_shares.items():
             ms.append(measured(f"timor2022.theory.lemma6_{name}_interval", held, variant))
+        ms.append(measured("timor2022.theory.lemma4_no_dead_row", no_dead, variant))
     ms.append(diverged_runs("timor2022.theory.deep_no_divergence", deep))
     for (thm, depth), r in deep.groupby(["theorem", "depth"], sort=True):
         # a seed whose every restart diverged has no network: not measured, so not holding
@@ -262,3 +264,31 @@ def balance_claims(fig1_runs: pd.DataFrame, x1, x2, lr: float):
             drift.append(float(d.max()) if d.size else np.nan)
         ms.append(measured("timor2022.theory.lemma9_balance", drift, variant, ref=bound))
     return ms
+
+
+def lemma_2_5_8_claims(x1, x2, networks: int):
+    """Lemma 2 on random data sets with exclusive rows; Lemma 5 by gradient descent from a
+    neuron in D on Fig. 1's data (its final loss over the least loss a rank-1 hidden layer
+    allows, (1/2) sigma_min(Y)^2); Lemma 8 on zero-loss networks built on Fig. 1's data."""
+    x, y = fig1_mod.data(x1, x2)
+    loss, kept = theory.dead_row_descent(x, y, networks, ("timor2022", "lemma5"))
+    floor = 0.5 * np.linalg.svd(y, compute_uv=False)[-1] ** 2
+    slacks = theory.lemma8_slacks(x, y, networks, ("timor2022", "lemma8"))
+    residuals = theory.lemma2_residuals(networks, ("timor2022", "lemma2"))
+    return [
+        measured(
+            "timor2022.theory.lemma2_exclusive_rows_fit",
+            residuals.max(),
+            detail=f"{networks} data sets",
+        ),
+        measured(
+            "timor2022.theory.lemma5_dead_row_stays",
+            (loss / floor).min(),
+            detail=f"{networks} runs; w_1 unmoved in {int(kept.sum())}",
+        ),
+        measured(
+            "timor2022.theory.lemma8_norm_bound",
+            slacks.min(),
+            detail=f"{len(slacks)} neurons with |eps| <= 1",
+        ),
+    ]

@@ -225,3 +225,72 @@ def theorem5_bound(b: float, k: int, k_prime) -> np.ndarray:
     """Eq. (7): mean ratio >= (1/sqrt 2) (sqrt 2 / B)^(k/k') sqrt(k' / (k' + 1))."""
     kp = np.asarray(k_prime, dtype=float)
     return (1 / np.sqrt(2)) * (np.sqrt(2) / b) ** (k / kp) * np.sqrt(kp / (kp + 1))
+
+
+def no_dead_row(w: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Per network (w: (R, 2, 2), rows = neurons), whether no row of W lies in D: no neuron
+    with w . x_1 <= 0 and w . x_2 <= 0 (Lemma 4)."""
+    return ~((w @ x) <= 0).all(axis=2).any(axis=1)
+
+
+def lemma2_residuals(networks: int, seed_parts, exclusive: bool = True) -> np.ndarray:
+    """Lemma 2 on random data sets (d_in 2-6, n <= d_in points, d_out 1-4): a first layer whose
+    rows include, for every point, one active on it alone (the rows of X^+, w_j . x_l =
+    delta_jl, among extra random rows; `exclusive` False drops them for rows active on every
+    point), and the proof's V = [Y 0] [relu(WX)^+; 0] = Y relu(WX)^+. Per data set, the largest
+    |V relu(WX) - Y| over max(1, max |Y|)."""
+    rng = rng_for(*seed_parts)
+    out = []
+    for _ in range(networks):
+        d_in = int(rng.integers(2, 7))
+        n, d_out = int(rng.integers(1, d_in + 1)), int(rng.integers(1, 5))
+        x, y = rng.standard_normal((d_in, n)), rng.standard_normal((d_out, n))
+        extra = rng.standard_normal((int(rng.integers(0, 4)), d_in))
+        own = np.linalg.pinv(x) if exclusive else np.tile(x.sum(axis=1), (n, 1))
+        w = rng.permutation(np.vstack([own, extra]))
+        h = np.maximum(w @ x, 0.0)
+        out.append(np.abs(y @ np.linalg.pinv(h) @ h - y).max() / max(1.0, np.abs(y).max()))
+    return np.array(out)
+
+
+def dead_row_descent(x, y, networks: int, seed_parts, steps=2000, lr=0.1, start="D"):
+    """Lemma 5 by gradient descent on Eq. (1) (relu'(0) = 0) from random networks whose first
+    neuron starts inside D (`start` "D"; "S": both neurons active on both inputs, outside the
+    lemma). Returns per network the final loss and whether w_1 ended where it started."""
+    rng = rng_for(*seed_parts)
+    w, v = rng.standard_normal((networks, 2, 2)), rng.standard_normal((networks, 2, 2))
+    if start == "D":  # -(x_1 + x_2) has a negative product with both inputs (their angle < pi)
+        w[:, 0] = -rng.uniform(0.2, 2.0, (networks, 1)) * (x[:, 0] + x[:, 1])
+    else:
+        w = np.abs(rng.standard_normal((networks, 2, 1))) * (x[:, 0] + x[:, 1]) / 2
+        w += 0.1 * rng.standard_normal((networks, 2, 2))
+    start_row = w[:, 0].copy()
+    for _ in range(steps):
+        pre = w @ x
+        h = np.maximum(pre, 0.0)
+        residual = v @ h - y
+        grad_v = residual @ h.transpose(0, 2, 1)
+        grad_w = ((v.transpose(0, 2, 1) @ residual) * (pre > 0)) @ x.T
+        w, v = w - lr * grad_w, v - lr * grad_v
+    loss = 0.5 * ((v @ np.maximum(w @ x, 0.0) - y) ** 2).sum(axis=(1, 2))
+    return loss, np.all(w[:, 0] == start_row, axis=1)
+
+
+def lemma8_slacks(x, y, networks: int, seed_parts, v_scale: float = 1.0) -> np.ndarray:
+    """Lemma 8 on zero-loss networks built on data (x, y): w_i drawn in S_i at random scales,
+    v_i = y_i / (w_i . x_i) (so V relu(WX) = Y; `v_scale` != 1 breaks it). Per network and
+    neuron with |eps_i| <= 1, min(||w_i||, ||v_i||) - sqrt(1 - |eps_i|)."""
+    rng = rng_for(*seed_parts)
+    slacks = []
+    while len(slacks) < 2 * networks:
+        w = rng.standard_normal((2, 2)) * rng.uniform(0.05, 3.0, (2, 1))
+        pre = w @ x
+        if not (pre[0, 0] > 0 >= pre[0, 1] and pre[1, 1] > 0 >= pre[1, 0]):
+            continue
+        v = v_scale * y / np.diag(pre)  # column i: y_i / (w_i . x_i)
+        for i in range(2):
+            eps = w[i] @ w[i] - v[:, i] @ v[:, i]
+            if abs(eps) <= 1:
+                bound = np.sqrt(1 - abs(eps))
+                slacks.append(min(np.linalg.norm(w[i]), np.linalg.norm(v[:, i])) - bound)
+    return np.array(slacks)
