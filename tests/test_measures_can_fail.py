@@ -723,6 +723,30 @@ def test_prop12_fails_on_a_rescaling_that_keeps_the_function():
     assert set(rows.status) == {"fail"}
 
 
+def test_remark6_fails_when_one_neuron_is_rescaled():
+    """An orthogonal network (every neuron in and out norm 1) holds; one neuron's incoming row
+    doubled and its outgoing column halved (the same function: in 4, out 1/4) fails both
+    readings."""
+    from l2relu.jacot2023 import ledger
+
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
+    readings = registry[ledger.REMARK6].every_reading
+    q = np.linalg.qr(np.random.default_rng(0).standard_normal((4, 4)))[0]
+    arrays = {f"w{k}": np.stack([q, q]) for k in range(1, 5)}
+    arrays |= {f"b{k}": np.zeros((2, 4)) for k in range(1, 5)}
+    runs = pd.DataFrame({"seed": [0, 1]})
+    rows = judged(ledger.remark6_claims(arrays, runs, readings), False)
+    assert set(rows.status) == {"pass"} and len(rows) == len(readings)
+    w2, w3 = arrays["w2"].copy(), arrays["w3"].copy()
+    w2[:, 0, :] *= 2
+    w3[:, :, 0] /= 2
+    moved = arrays | {"w2": w2, "w3": w3}
+    gaps = ledger.neuron_balance_gaps(moved, 0)
+    assert gaps["neuron"] == pytest.approx(1 - 1 / 16)
+    rows = judged(ledger.remark6_claims(moved, runs, readings), False)
+    assert set(rows.status) == {"fail"}
+
+
 def test_lemma7_fails_for_a_neuron_active_on_both_inputs():
     """A neuron in S_1 moves along x_1; one active on both inputs (outside the hypothesis) does
     not, and the row's measure on it fails."""
