@@ -699,17 +699,22 @@ def test_the_l2_effect_row_fails_when_l2_relabels_the_map():
     assert deep["a tenth of the box"] == "fail"
 
 
+def _orthogonal_networks(claim_id):
+    """The entry's readings, two stacked 4-layer networks of 4 x 4 orthogonal weights without
+    bias (every neuron and layer balanced), and their runs table."""
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
+    q = np.linalg.qr(np.random.default_rng(0).standard_normal((4, 4)))[0]
+    arrays = {f"w{k}": np.stack([q, q]) for k in range(1, 5)}
+    arrays |= {f"b{k}": np.zeros((2, 4)) for k in range(1, 5)}
+    return registry[claim_id].every_reading, arrays, pd.DataFrame({"seed": [0, 1]})
+
+
 def test_prop12_fails_on_a_rescaling_that_keeps_the_function():
     """A balanced network (every layer 4 x 4 orthogonal times 1, no bias: gaps 0) holds under
     every reading; layer 2 doubled and layer 3 halved (the same function) breaks the balance."""
     from l2relu.jacot2023 import ledger
 
-    registry = load_registry(registry_files(REPO / "workflow/claims"))
-    readings = registry[ledger.PROP12].every_reading
-    q = np.linalg.qr(np.random.default_rng(0).standard_normal((4, 4)))[0]
-    arrays = {f"w{k}": np.stack([q, q]) for k in range(1, 5)}
-    arrays |= {f"b{k}": np.zeros((2, 4)) for k in range(1, 5)}
-    runs = pd.DataFrame({"seed": [0, 1]})
+    readings, arrays, runs = _orthogonal_networks(ledger.PROP12)
     assert np.abs(ledger.layer_balance_gaps(arrays, 0)).max() < 1e-12
     rows = judged(ledger.prop12_claims(arrays, runs, readings), False)
     assert set(rows.status) == {"pass"} and len(rows) == len(readings)
@@ -729,12 +734,7 @@ def test_remark6_fails_when_one_neuron_is_rescaled():
     readings."""
     from l2relu.jacot2023 import ledger
 
-    registry = load_registry(registry_files(REPO / "workflow/claims"))
-    readings = registry[ledger.REMARK6].every_reading
-    q = np.linalg.qr(np.random.default_rng(0).standard_normal((4, 4)))[0]
-    arrays = {f"w{k}": np.stack([q, q]) for k in range(1, 5)}
-    arrays |= {f"b{k}": np.zeros((2, 4)) for k in range(1, 5)}
-    runs = pd.DataFrame({"seed": [0, 1]})
+    readings, arrays, runs = _orthogonal_networks(ledger.REMARK6)
     rows = judged(ledger.remark6_claims(arrays, runs, readings), False)
     assert set(rows.status) == {"pass"} and len(rows) == len(readings)
     w2, w3 = arrays["w2"].copy(), arrays["w3"].copy()
