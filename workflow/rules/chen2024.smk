@@ -157,7 +157,7 @@ register_target(
 
 register_target(
     "chen2024_theory",
-    "chen2024 Prop. 4.1 and Thm 5.2 (no figure): explicit global minima and their parameter counts",
+    "chen2024 Props. 3.2, 4.1 and Thm 5.2 (no figure): explicit global minima and their parameter counts",
     tables=dict(
         networks=rules.construct_chen2024_networks.output.networks,
         gd=rules.train_chen2024_gd.output.runs,

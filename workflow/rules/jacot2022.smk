@@ -381,7 +381,7 @@ rule aggregate_jacot2022_fig2:
 
 register_target(
     "jacot2022_theory",
-    "jacot2022 Props. 1, 13, 14, 15, 19 and Remark 23 (no figure): plateau onsets and constructions",
+    "jacot2022 Props. 1, 3, 5, 7, 8, 13, 14, 15, 19, Lemma 10 and Remark 23 (no figure): plateau onsets and constructions",
     tables=dict(
         plateau=rules.aggregate_jacot2022_theory.output.plateau,
         onsets=rules.aggregate_jacot2022_theory.output.onsets,

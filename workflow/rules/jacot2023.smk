@@ -567,7 +567,7 @@ register_target(
 
 register_target(
     "jacot2023_krr",
-    "jacot2023 App. D.1 (no figure): the Jacobian rank of kernel ridge regression against the deep net's",
+    "jacot2023 App. D.1 (no figure): the Jacobian rank of kernel ridge regression against the deep net's; the constructions of Secs. 3-5 and Apps. A-F",
     tables=dict(
         spectra=rules.compute_jacot2023_krr.output.spectra,
         fits=rules.compute_jacot2023_krr.output.fits,

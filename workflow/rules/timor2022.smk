@@ -242,7 +242,7 @@ register_target(
 
 register_target(
     "timor2022_theory",
-    "timor2022 Thms 1, 3, 4-5 (no figure): rank-1 zero-loss network, convergence probability, deep L2 students",
+    "timor2022 Thms 1, 3, 4-5 and Lemmas 2-9 (no figure): rank-1 zero-loss network, convergence probability, deep L2 students",
     tables=dict(
         deep=rules.aggregate_timor2022_theory.output.deep,
     ),
