@@ -2,6 +2,8 @@
 computed by the pipeline's own code, judged by the registry's criterion, fails. A measure that
 passed here would hold for every output and prove nothing."""
 
+from itertools import pairwise
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -1263,31 +1265,18 @@ def test_timor2022_lemma_2_4_5_8_rows_fail_where_their_hypotheses_are_broken():
     assert _status([measured(claim_id, [1.0, 1.0, 1.0])], claim_id) == ["pass"]
 
 
-def test_chen2024_prop32_fails_when_a_width_grows_and_eq61_passes_at_constant_width():
-    """Prop. 3.2's identities fail once a layer widens (W_l W_l^+ != 1); eq. (61) as printed,
-    read at constant width M, interpolates (the measure can pass), and fails at Cor. 4.2's."""
-    from l2relu.chen2024 import construction, data, truncation
+def test_chen2024_prop32_fails_when_a_width_grows():
+    """Prop. 3.2's identities fail once a layer widens (W_l W_l^+ != 1)."""
     from l2relu.chen2024 import ledger as chen
+    from l2relu.chen2024 import truncation
 
     rng = np.random.default_rng(1)
     widths = (3, 5, 5, 2)
-    layers = [
-        (rng.normal(size=(n, m)), rng.normal(size=n))
-        for m, n in zip(widths, widths[1:], strict=False)
-    ]
+    layers = [(rng.normal(size=(n, m)), rng.normal(size=n)) for m, n in pairwise(widths)]
     claim_id = "chen2024.theory.prop32_truncation_identities"
     assert _status(chen.prop32_claims(truncation.prop32_error(5, 0), 5), claim_id) == ["pass"]
     widening = truncation.prop32_gap(layers, rng.normal(size=(3, 40)))
     assert _status(chen.prop32_claims(widening, 1), claim_id) == ["fail"]
-
-    x, labels = data.clustered(5, 3, 5, 0.1, 0)
-    y = np.eye(3)
-    claim_id = "chen2024.theory.eq61_narrowing_as_printed"
-    for widths, expected in (((5, 5, 5), "pass"), ((3, 3, 3), "fail")):
-        printed = construction.printed_narrowing(x, labels, y, widths)
-        table = pd.DataFrame([{f"printed_{k}": v for k, v in printed.items()}])
-        statuses = _reading_status(chen._printed_narrowing_claims(table), claim_id)
-        assert set(statuses.values()) == {expected}, (widths, statuses)
 
 
 def test_jacot2023_construction_rows_fail_on_a_non_bijection_a_planted_tie_and_a_wrong_network():
