@@ -1351,3 +1351,28 @@ def test_jacot2023_construction_rows_fail_on_a_non_bijection_a_planted_tie_and_a
         for r in c.APPF_READINGS
     ]
     assert set(_reading_status(four, claim_id).values()) == {"pass"}
+
+
+def test_timor2022_lemmas_10_to_13_fail_from_a_random_v_or_with_an_overshooting_step():
+    """From v(0) = 0 at a small step every run keeps Lemmas 10-13; a Gaussian V(0) (outside the
+    lemmas) breaks Lemmas 11-13, and a step of 1.0 (gradient descent no longer following the
+    flow) breaks Lemmas 10 and 12."""
+    from l2relu.timor2022 import fig1, ledger, theory
+
+    x, y = fig1.data((1.0, 0.99), (-1.0, 0.99))
+    ids = {**ledger.ZERO_V_IDS, "lemma13": "timor2022.theory.lemma13_converges_in_own_regions"}
+
+    def statuses(table):
+        missed = ~((table.final_loss < 1e-4) & table.ends_in_own_regions)
+        counts = {k: int((table[k] > 0).sum()) for k in ledger.ZERO_V_IDS} | {
+            "lemma13": int(missed.sum())
+        }
+        return {k: _status([measured(ids[k], n)], ids[k])[0] for k, n in counts.items()}
+
+    assert set(statuses(theory.zero_v_descent(x, y, 30, ("test", "zv"), 3000, 0.05)).values()) == {
+        "pass"
+    }
+    random_v = statuses(theory.zero_v_descent(x, y, 30, ("test", "zv"), 3000, 0.05, v_scale=1.0))
+    assert [random_v[k] for k in ("lemma11", "lemma12", "lemma13")] == ["fail"] * 3
+    overshoot = statuses(theory.zero_v_descent(x, y, 30, ("test", "zv"), 3000, 1.0))
+    assert overshoot["lemma10"] == overshoot["lemma12"] == "fail"

@@ -204,6 +204,7 @@ rule aggregate_timor2022_theory:
         deep_restarts=TIMOR_DEEP["restarts"],
         assumption2_pairs=TIMOR["theory"]["assumption2_pairs"],
         lemma_networks=TIMOR["theory"]["lemma_networks"],
+        zero_v=TIMOR["theory"]["zero_v"],
     script:
         "../scripts/aggregate_timor2022_theory.py"
 
@@ -242,7 +243,7 @@ register_target(
 
 register_target(
     "timor2022_theory",
-    "timor2022 Thms 1, 3, 4-5 and Lemmas 2-9 (no figure): rank-1 zero-loss network, convergence probability, deep L2 students",
+    "timor2022 Thms 1, 3, 4-5 and Lemmas 2-13 (no figure): rank-1 zero-loss network, convergence probability, deep L2 students",
     tables=dict(
         deep=rules.aggregate_timor2022_theory.output.deep,
     ),

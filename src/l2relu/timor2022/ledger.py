@@ -292,3 +292,33 @@ def lemma_2_5_8_claims(x1, x2, networks: int):
             detail=f"{len(slacks)} neurons with |eps| <= 1",
         ),
     ]
+
+
+ZERO_V_IDS = {
+    "lemma10": "timor2022.theory.lemma10_point_losses_fall",
+    "lemma11": "timor2022.theory.lemma11_first_steps",
+    "lemma12": "timor2022.theory.lemma12_stays_in_g",
+}
+
+
+def zero_v_claims(x1, x2, runs: int, steps: int, lr: float):
+    """Lemmas 10-13 on gradient-descent runs from v_i(0) = 0, w_i(0) in int S_i on Fig. 1's data:
+    the runs that break each lemma at some step, and those that do not end at loss < 1e-4 with
+    each w_i in int S_i (Lemma 13)."""
+    x, y = fig1_mod.data(x1, x2)
+    table = theory.zero_v_descent(x, y, runs, ("timor2022", "zero_v"), steps, lr)
+    detail = f"{runs} runs of {steps} steps, lr {lr:g}"
+    ms = [
+        measured(claim_id, int((table[k] > 0).sum()), detail=detail)
+        for k, claim_id in ZERO_V_IDS.items()
+    ]
+    missed = ~((table.final_loss < 1e-4) & table.ends_in_own_regions)
+    final = f"; largest final loss {table.final_loss.max():.1e}"
+    ms.append(
+        measured(
+            "timor2022.theory.lemma13_converges_in_own_regions",
+            int(missed.sum()),
+            detail=detail + final,
+        )
+    )
+    return ms

@@ -294,3 +294,78 @@ def lemma8_slacks(x, y, networks: int, seed_parts, v_scale: float = 1.0) -> np.n
                 bound = np.sqrt(1 - abs(eps))
                 slacks.append(min(np.linalg.norm(w[i]), np.linalg.norm(v[:, i])) - bound)
     return np.array(slacks)
+
+
+def _in_own_regions(w: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Per network (w: (R, 2, 2)): w_i in int S_i for both i (w_i . x_i > 0 > w_i . x_(3-i))."""
+    pre = w @ x  # (R, neuron, point)
+    return (pre[:, 0, 0] > 0) & (pre[:, 0, 1] < 0) & (pre[:, 1, 1] > 0) & (pre[:, 1, 0] < 0)
+
+
+def _draw_in_own_regions(x, runs: int, rng) -> np.ndarray:
+    """(runs, 2, 2) first layers with w_i in int S_i, norms 0.05 to 1."""
+    w = np.empty((0, 2, 2))
+    while len(w) < runs:
+        draw = rng.standard_normal((4 * runs, 2, 2)) * rng.uniform(0.05, 1.0, (4 * runs, 1, 1))
+        w = np.concatenate([w, draw[_in_own_regions(draw, x)]])[:runs]
+    return w
+
+
+def _point_state(w, v, x, y, tol):
+    """Per run and point i: L^i = |phi_i|^2 / 2 with phi_i = (w_i . x_i) v_i - y_i, v_i . phi_i,
+    and whether v_i is off span{y_i} (beyond tol relative)."""
+    own = np.stack([w[:, i] @ x[:, i] for i in range(2)], axis=1)  # (R, 2)
+    phi = own[:, None, :] * v - y  # column i: phi_i
+    units = y / np.linalg.norm(y, axis=0)
+    along = (v * units).sum(axis=1)
+    off = np.linalg.norm(v - along[:, None, :] * units, axis=1) > tol * (
+        1 + np.linalg.norm(v, axis=1)
+    )
+    return 0.5 * (phi**2).sum(axis=1), (v * phi).sum(axis=1), off
+
+
+def _outside_g(w, w_start, off, push, loss, loss_start, x, tol) -> np.ndarray:
+    """Per run, whether theta is outside Lemma 12's G: w_i - w_i(t') not c_i x_i with c_i >= 0
+    (|x_i| = 1), v_i off span{y_i}, L^i above L^i(t'), or v_i . phi_i > 0."""
+    moved = w - w_start
+    c = np.stack([moved[:, i] @ x[:, i] for i in range(2)], axis=1)
+    along_x = np.stack([np.outer(c[:, i], x[:, i]) for i in range(2)], axis=1)
+    not_cx = np.abs(moved - along_x).max(axis=2) > tol * (1 + np.abs(moved).max())
+    bad = not_cx | (c < -tol) | off | (loss > loss_start * (1 + tol)) | (push > tol)
+    return bad.any(axis=1)
+
+
+def zero_v_descent(x, y, runs: int, seed_parts, steps: int, lr: float, v_scale: float = 0.0):
+    """Lemmas 10-13 by gradient descent on Eq. (1) (relu'(0) = 0), gradient flow's stand-in,
+    from w_i(0) in int S_i and v_i(0) = 0 (`v_scale` > 0 draws V(0) Gaussian instead, outside
+    the lemmas). Per run, the steps that break each lemma (tolerances 1e-12 relative) and the
+    final state: lemma10, a rise of some L^i while both w_i stay in int S_i; lemma11, after one
+    step (t'), w_i out of int S_i, v_i . phi_i >= 0, v_i off span{y_i} or L^i not below L^i(0);
+    lemma12, from t' on, theta outside G."""
+    rng = rng_for(*seed_parts)
+    w = _draw_in_own_regions(x, runs, rng)
+    v = v_scale * rng.standard_normal((runs, 2, 2))
+    tol = 1e-12
+    broken = {k: np.zeros(runs, dtype=int) for k in ("lemma10", "lemma11", "lemma12")}
+    loss0 = previous = _point_state(w, v, x, y, tol)[0]
+    inside = _in_own_regions(w, x)
+    for step in range(1, steps + 1):
+        pre = w @ x
+        h = np.maximum(pre, 0.0)
+        residual = v @ h - y
+        grad_w = ((v.transpose(0, 2, 1) @ residual) * (pre > 0)) @ x.T
+        w, v = w - lr * grad_w, v - lr * residual @ h.transpose(0, 2, 1)
+        loss, push, off = _point_state(w, v, x, y, tol)
+        inside = inside & _in_own_regions(w, x)
+        broken["lemma10"] += (inside[:, None] & (loss - previous > tol * loss0)).any(axis=1)
+        if step == 1:
+            first = ~inside | (push >= 0).any(axis=1) | off.any(axis=1)
+            broken["lemma11"] += first | (loss >= loss0).any(axis=1)
+            w_start, loss_start = w.copy(), loss.copy()
+        else:
+            broken["lemma12"] += _outside_g(w, w_start, off, push, loss, loss_start, x, tol)
+        previous = loss
+    final = 0.5 * ((v @ np.maximum(w @ x, 0.0) - y) ** 2).sum(axis=(1, 2))
+    return pd.DataFrame(
+        broken | {"final_loss": final, "ends_in_own_regions": _in_own_regions(w, x)}
+    )
