@@ -732,21 +732,34 @@ def test_prop12_fails_on_a_rescaling_that_keeps_the_function():
 
 def test_remark6_fails_when_one_neuron_is_rescaled():
     """An orthogonal network (every neuron in and out norm 1) holds; one neuron's incoming row
-    doubled and its outgoing column halved (the same function: in 4, out 1/4) fails both
-    readings."""
+    doubled and its outgoing column halved (the same function: in 4, out 1/4) fails every
+    reading; so does a neuron rescaled by 30 (in 900, out 1/900: its outgoing side alone is far
+    below the floor, its larger side is not) under the per-neuron readings, and a bias on the
+    incoming side (in 2, out 1)."""
     from l2relu.jacot2023 import ledger
 
     readings, arrays, runs = _orthogonal_networks(ledger.REMARK6)
     rows = judged(ledger.remark6_claims(arrays, runs, readings), False)
     assert set(rows.status) == {"pass"} and len(rows) == len(readings)
-    w2, w3 = arrays["w2"].copy(), arrays["w3"].copy()
-    w2[:, 0, :] *= 2
-    w3[:, :, 0] /= 2
-    moved = arrays | {"w2": w2, "w3": w3}
-    gaps = ledger.neuron_balance_gaps(moved, 0)
-    assert gaps["neuron"] == pytest.approx(1 - 1 / 16)
-    rows = judged(ledger.remark6_claims(moved, runs, readings), False)
+
+    def rescaled(factor):
+        w2, w3 = arrays["w2"].copy(), arrays["w3"].copy()
+        w2[:, 0, :] *= factor
+        w3[:, :, 0] /= factor
+        return arrays | {"w2": w2, "w3": w3}
+
+    assert ledger.neuron_balance_gaps(rescaled(2), 0, 0.01)["neuron"] == pytest.approx(1 - 1 / 16)
+    rows = judged(ledger.remark6_claims(rescaled(2), runs, readings), False)
     assert set(rows.status) == {"fail"}
+    lopsided = ledger.neuron_balance_gaps(rescaled(30), 0, 0.05)
+    assert lopsided["neuron"] > 0.99  # read on its incoming side
+    b1 = arrays["b1"].copy()
+    b1[:, 0] = 1.0
+    biased = ledger.neuron_balance_gaps(arrays | {"b1": b1}, 0, 0.01)
+    assert biased["neuron"] == pytest.approx(0.5)
+    rows = judged(ledger.remark6_claims(arrays | {"b1": b1}, runs, readings), False)
+    per_neuron = {r.name for r in readings if r.parameters["aggregate"] == "neuron"}
+    assert set(rows[rows.reading.isin(per_neuron)].status) == {"fail"}
 
 
 def test_lemma7_fails_for_a_neuron_active_on_both_inputs():
@@ -1356,23 +1369,51 @@ def test_jacot2023_construction_rows_fail_on_a_non_bijection_a_planted_tie_and_a
 def test_timor2022_lemmas_10_to_13_fail_from_a_random_v_or_with_an_overshooting_step():
     """From v(0) = 0 at a small step every run keeps Lemmas 10-13; a Gaussian V(0) (outside the
     lemmas) breaks Lemmas 11-13, and a step of 1.0 (gradient descent no longer following the
-    flow) breaks Lemmas 10 and 12."""
+    flow) breaks all four."""
     from l2relu.timor2022 import fig1, ledger, theory
 
     x, y = fig1.data((1.0, 0.99), (-1.0, 0.99))
-    ids = {**ledger.ZERO_V_IDS, "lemma13": "timor2022.theory.lemma13_converges_in_own_regions"}
+    ids = ledger.ZERO_V_IDS | {"lemma13": "timor2022.theory.lemma13_converges_in_own_regions"}
 
-    def statuses(table):
-        missed = ~((table.final_loss < 1e-4) & table.ends_in_own_regions)
-        counts = {k: int((table[k] > 0).sum()) for k in ledger.ZERO_V_IDS} | {
-            "lemma13": int(missed.sum())
-        }
+    def statuses(**kwargs):
+        table = theory.zero_v_descent(x, y, 30, ("test", "zv"), 20000, **kwargs)
+        counts = ledger.zero_v_counts(table)
         return {k: _status([measured(ids[k], n)], ids[k])[0] for k, n in counts.items()}
 
-    assert set(statuses(theory.zero_v_descent(x, y, 30, ("test", "zv"), 3000, 0.05)).values()) == {
-        "pass"
-    }
-    random_v = statuses(theory.zero_v_descent(x, y, 30, ("test", "zv"), 3000, 0.05, v_scale=1.0))
+    assert set(statuses(lr=0.05).values()) == {"pass"}
+    random_v = statuses(lr=0.05, v_scale=1.0)
     assert [random_v[k] for k in ("lemma11", "lemma12", "lemma13")] == ["fail"] * 3
-    overshoot = statuses(theory.zero_v_descent(x, y, 30, ("test", "zv"), 3000, 1.0))
-    assert overshoot["lemma10"] == overshoot["lemma12"] == "fail"
+    assert set(statuses(lr=1.0).values()) == {"fail"}
+
+
+def test_lemma12_set_g_flags_each_of_its_conditions_alone():
+    """outside_g on crafted states of two runs (the second untouched): w_1 moved off x_1, moved
+    back along -x_1, v off span{y}, a loss above L(t'), and v . phi > 0 each flag only the
+    condition they break."""
+    from l2relu.timor2022 import fig1, theory
+
+    x, _ = fig1.data((1.0, 0.99), (-1.0, 0.99))
+    w_start = np.stack([np.eye(2), np.eye(2)])
+    loss_start = np.full((2, 2), 0.1)
+    base = dict(off=np.zeros((2, 2), bool), push=np.full((2, 2), -0.01), loss=loss_start.copy())
+
+    def flags(w=w_start, **changes):
+        state = base | changes
+        return theory.outside_g(
+            w, w_start, state["off"], state["push"], state["loss"], loss_start, x
+        ).tolist()
+
+    assert flags() == [[False] * 4] * 2
+    along = w_start.copy()
+    along[0, 0] += 0.3 * x[:, 0]
+    assert flags(along) == [[False] * 4] * 2  # c_1 = 0.3 >= 0: inside G
+    across = w_start.copy()
+    across[0, 0] += 0.3 * np.array([x[1, 0], -x[0, 0]])  # orthogonal to x_1
+    back = w_start.copy()
+    back[0, 0] -= 0.3 * x[:, 0]  # c_1 < 0
+    off, loss, push = base["off"].copy(), base["loss"].copy(), base["push"].copy()
+    off[0, 1], loss[0, 0], push[0, 1] = True, 0.2, 0.01
+    for k, state in enumerate((dict(w=across), dict(off=off), dict(loss=loss), dict(push=push))):
+        got = flags(**state)
+        assert got[1] == [False] * 4 and [j for j, f in enumerate(got[0]) if f] == [k], (k, got)
+    assert flags(back)[0] == [True, False, False, False]

@@ -117,38 +117,39 @@ def prop12_claims(arrays: dict, runs: pd.DataFrame, readings):
 REMARK6 = "jacot2023.fig1.remark6_neuron_balance"
 
 
-def neuron_balance_gaps(arrays: dict, index: int, floor: float = 0.01) -> dict:
+def neuron_balance_gaps(arrays: dict, index: int, floor: float) -> dict:
     """Remark 6 on one network of a stacked checkpoint: per hidden neuron i of layer l, in_i =
     ||W_l[i, :]||^2 + b_l[i]^2 against out_i = ||W_(l+1)[:, i]||^2. Returns the largest over
-    layers of sum_i |in_i - out_i| / sum_i out_i ("weighted") and the largest |in_i - out_i| /
-    max(in_i, out_i) over the neurons with out_i at least `floor` of their layer's largest
-    ("neuron"; weight decay shrinks a dying neuron's two sides towards 0 together)."""
+    layers of sum_i |in_i - out_i| / sum_i out_i ("weighted"), the largest |in_i - out_i| /
+    max(in_i, out_i) over the neurons whose max(in_i, out_i) is at least `floor` of their
+    layer's largest ("neuron"), and how many neurons that leaves out ("left_out")."""
     depth = sum(k.startswith("w") for k in arrays)
     w = [np.asarray(arrays[f"w{k}"][index], dtype=float) for k in range(1, depth + 1)]
     b = [np.asarray(arrays[f"b{k}"][index], dtype=float) for k in range(1, depth + 1)]
-    weighted, neuron = [], []
+    weighted, neuron, left_out = [], [], 0
     for k in range(depth - 1):
         inner, outer = (w[k] ** 2).sum(axis=1) + b[k] ** 2, (w[k + 1] ** 2).sum(axis=0)
-        gap = np.abs(inner - outer)
+        gap, larger = np.abs(inner - outer), np.maximum(inner, outer)
         weighted.append(gap.sum() / outer.sum())
-        kept = outer >= floor * outer.max()
-        neuron.append((gap[kept] / np.maximum(inner, outer)[kept]).max())
-    return {"weighted": float(max(weighted)), "neuron": float(max(neuron))}
+        kept = larger >= floor * larger.max()
+        neuron.append((gap[kept] / larger[kept]).max())
+        left_out += int((~kept).sum())
+    return {"weighted": float(max(weighted)), "neuron": float(max(neuron)), "left_out": left_out}
 
 
 def remark6_claims(arrays: dict, runs: pd.DataFrame, readings):
     """Remark 6 on every seed's trained network, each reading's gap over its tolerance."""
-    gaps = [neuron_balance_gaps(arrays, i) for i in range(len(runs))]
-    detail = "; ".join(f"weighted {g['weighted']:.3f}, neuron {g['neuron']:.3f}" for g in gaps)
-    return [
-        measured(
-            REMARK6,
-            [g[r.parameters["aggregate"]] / r.parameters["tolerance"] for g in gaps],
-            detail=detail,
-            reading=r.name,
-        )
-        for r in readings
-    ]
+    ms = []
+    for r in readings:
+        q = r.parameters
+        gaps = [neuron_balance_gaps(arrays, i, q.get("floor", 0.0)) for i in range(len(runs))]
+        if q["aggregate"] == "neuron":
+            detail = "; ".join(f"{g['neuron']:.3f} ({g['left_out']} left out)" for g in gaps)
+        else:
+            detail = "; ".join(f"{g['weighted']:.3f}" for g in gaps)
+        values = [g[q["aggregate"]] / q["tolerance"] for g in gaps]
+        ms.append(measured(REMARK6, values, detail=detail, reading=r.name))
+    return ms
 
 
 def prop3_claims(spectra: pd.DataFrame, runs: pd.DataFrame, model: str, registry):
