@@ -109,6 +109,15 @@ def _relative(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.abs(a - b).max() / np.abs(b).max())
 
 
+def _gram_error(layers, targets, beta: float) -> float:
+    """The largest relative error of the layers' (K, K^sigma) against the target pairs."""
+    return max(
+        _relative(got, want)
+        for z, pair in zip(layers, targets, strict=True)
+        for got, want in zip(grams(z, beta), pair, strict=True)
+    )
+
+
 def reduction_table(cfg: ReductionConfig) -> pd.DataFrame:
     """Per random network and width it is moved to (N(N+1), the original width, and a width in
     between): the reduced width and the reduced neurons' own error in (K_l, K^sigma_l); the
@@ -123,22 +132,15 @@ def reduction_table(cfg: ReductionConfig) -> pd.DataFrame:
         weights = random_weights(cfg.widths, rng)
         zs = forward(weights, x, cfg.beta)
         reduced = [caratheodory(z) for z in zs[:-1]]
-        reduced_error = max(
-            _relative(p, q)
-            for z, r in zip(zs[:-1], reduced, strict=True)
-            for p, q in zip(grams(r, cfg.beta), grams(z, cfg.beta), strict=True)
-        )
+        targets = [grams(z, cfg.beta) for z in zs[:-1]]
+        reduced_error = _gram_error(reduced, targets, cfg.beta)
         norm = float(sum((w**2).sum() for w in weights))
         traces, norms = trace_costs(zs, x, cfg.beta), norm_costs(zs, x, cfg.beta)
         top = max(cfg.widths[1:-1])
         for width in sorted({bound, (bound + top) // 2, top}):
             rebuilt = rebuild(reduced, zs[-1], x, cfg.beta, [width] * len(reduced))
             new = forward(rebuilt, x, cfg.beta)
-            gram_error = max(
-                _relative(p, q)
-                for z, z_new in zip(zs[:-1], new[:-1], strict=True)
-                for p, q in zip(grams(z_new, cfg.beta), grams(z, cfg.beta), strict=True)
-            )
+            gram_error = _gram_error(new[:-1], targets, cfg.beta)
             rows.append(
                 {
                     "network": t,

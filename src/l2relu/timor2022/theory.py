@@ -141,6 +141,21 @@ def balance_drift_bound(lr: float, loss_scale: float, y: np.ndarray) -> float:
     return 2 * lr * loss_scale * float((np.asarray(y) ** 2).sum())
 
 
+def batched_loss(w, v, x, y) -> np.ndarray:
+    """Eq. (1) per network of stacked (R, 2, 2) first layers w and second layers v."""
+    return 0.5 * ((v @ np.maximum(w @ x, 0.0) - y) ** 2).sum(axis=(1, 2))
+
+
+def descent_step(w, v, x, y, lr: float):
+    """One full-batch gradient-descent step on Eq. (1) (relu'(0) = 0) for stacked (R, 2, 2) w
+    and v: the updated (w, v)."""
+    pre = w @ x
+    h = np.maximum(pre, 0.0)
+    residual = v @ h - y
+    grad_w = ((v.transpose(0, 2, 1) @ residual) * (pre > 0)) @ x.T
+    return w - lr * grad_w, v - lr * residual @ h.transpose(0, 2, 1)
+
+
 def half_square_grad_w(w, v, x, y) -> np.ndarray:
     """The gradient of Eq. (1), (1/2)||V relu(W X) - Y||_F^2, with respect to W (relu'(0) = 0)."""
     pre = w @ x
@@ -266,14 +281,8 @@ def dead_row_descent(x, y, networks: int, seed_parts, steps=2000, lr=0.1, start=
         w += 0.1 * rng.standard_normal((networks, 2, 2))
     start_row = w[:, 0].copy()
     for _ in range(steps):
-        pre = w @ x
-        h = np.maximum(pre, 0.0)
-        residual = v @ h - y
-        grad_v = residual @ h.transpose(0, 2, 1)
-        grad_w = ((v.transpose(0, 2, 1) @ residual) * (pre > 0)) @ x.T
-        w, v = w - lr * grad_w, v - lr * grad_v
-    loss = 0.5 * ((v @ np.maximum(w @ x, 0.0) - y) ** 2).sum(axis=(1, 2))
-    return loss, np.all(w[:, 0] == start_row, axis=1)
+        w, v = descent_step(w, v, x, y, lr)
+    return batched_loss(w, v, x, y), np.all(w[:, 0] == start_row, axis=1)
 
 
 def lemma8_slacks(x, y, networks: int, seed_parts, v_scale: float = 1.0) -> np.ndarray:
@@ -366,11 +375,7 @@ def zero_v_descent(x, y, runs: int, seed_parts, steps: int, lr: float, v_scale: 
     loss0 = previous = _point_state(w, v, x, y)[0]
     inside = _in_own_regions(w, x)
     for step in range(1, steps + 1):
-        pre = w @ x
-        h = np.maximum(pre, 0.0)
-        residual = v @ h - y
-        grad_w = ((v.transpose(0, 2, 1) @ residual) * (pre > 0)) @ x.T
-        w, v = w - lr * grad_w, v - lr * residual @ h.transpose(0, 2, 1)
+        w, v = descent_step(w, v, x, y, lr)
         loss, push, off = _point_state(w, v, x, y)
         inside = inside & _in_own_regions(w, x)
         broken["lemma10"] += (inside[:, None] & rises(loss, previous)).any(axis=1)
@@ -383,7 +388,7 @@ def zero_v_descent(x, y, runs: int, seed_parts, steps: int, lr: float, v_scale: 
         if step == steps - 1000:
             late = np.concatenate([w.reshape(runs, -1), v.reshape(runs, -1)], axis=1)
         previous = loss
-    final = 0.5 * ((v @ np.maximum(w @ x, 0.0) - y) ** 2).sum(axis=(1, 2))
+    final = batched_loss(w, v, x, y)
     end = np.concatenate([w.reshape(runs, -1), v.reshape(runs, -1)], axis=1)
     return pd.DataFrame(
         broken
