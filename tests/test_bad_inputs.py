@@ -92,6 +92,11 @@ CATALOGUE = [
         "config key jacot2023.fig3_study.curve.depths: must hold Fig. 3's deep depth 12",
     ),
     BadInput(
+        "a rank study whose extra depth is not its deepest",
+        "jacot2023:\n  rank_study:\n    extra_depth: 20\n",
+        "config key jacot2023.rank_study.extra_depth: must be larger than every depth",
+    ),
+    BadInput(
         "more digits than the embedded MNIST has",
         "jacot2022:\n  fig2:\n    mnist:\n      n_train: 4500\n",
         "the embedded set has 500",

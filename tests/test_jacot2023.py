@@ -240,3 +240,42 @@ def test_each_rank_reading_reads_its_own_rank():
     assert rank.read_rank(s, "threshold", rel_tol=1e-3) == 5
     with pytest.raises(ValueError, match="rank rule"):
         rank.read_rank(s, "elbow")
+
+
+def test_the_rank_studys_norm_trace_survives_a_killed_and_resumed_job(tmp_path, monkeypatch):
+    """A job killed mid-training and resumed from its checkpoint ends with the same trace as one
+    run straight through: the points traced before the kill are kept, not lost."""
+    from l2relu import engine
+    from l2relu.jacot2023 import rank_study
+    from l2relu.jacot2023.data import LatentTask
+
+    task = LatentTask(latent=4, d_in=6, d_out=5, true_rank=2, width=8, seed=0)
+    cfg = rank_study.StudyFit(
+        depth=3,
+        width=6,
+        n_train=20,
+        lams=(0.05, 0.8),
+        phases=(engine.Phase("adam", 3e-3, 40),),
+        seeds=(0,),
+        log_every=5,
+    )
+    _, _, straight = rank_study.fit(task, cfg, "cpu")
+    train = engine.train
+
+    def killed_at_step_20(*args, watch, **kwargs):
+        def dying(step):
+            watch(step)
+            if step == 20:
+                raise KeyboardInterrupt
+
+        return train(*args, watch=dying, **kwargs)
+
+    resume = tmp_path / "resume"
+    monkeypatch.setattr(engine, "train", killed_at_step_20)
+    with pytest.raises(KeyboardInterrupt), engine.checkpointing(resume, every_s=0):
+        rank_study.fit(task, cfg, "cpu", resume)
+    monkeypatch.setattr(engine, "train", train)
+    with engine.checkpointing(resume, every_s=0):
+        _, _, resumed = rank_study.fit(task, cfg, "cpu", resume)
+    assert list(resumed.step.unique()) == list(range(5, 41, 5))
+    pd.testing.assert_frame_equal(resumed.reset_index(drop=True), straight.reset_index(drop=True))

@@ -1417,3 +1417,132 @@ def test_lemma12_set_g_flags_each_of_its_conditions_alone():
         got = flags(**state)
         assert got[1] == [False] * 4 and [j for j, f in enumerate(got[0]) if f] == [k], (k, got)
     assert flags(back)[0] == [True, False, False, False]
+
+
+def _affine_bottleneck(k, d, depth, offset):
+    """A depth-`depth` ReLU net R^d -> R^d whose hidden layers hold the first k coordinates of
+    x shifted by 2 (so that every unit is active on inputs in [-1, 1]^d) and a constant
+    coordinate `offset`: a k-dimensional affine set that spans k + 1 dimensions unless offset
+    is 0. The output layer undoes the shifts."""
+    project = np.zeros((d, d))
+    project[np.arange(k), np.arange(k)] = 1.0
+    shift = 2.0 * (np.arange(d) < k) + offset * (np.arange(d) == k)
+    weights = [project] + [np.eye(d)] * (depth - 1)
+    biases = [shift] + [np.zeros(d)] * (depth - 2) + [-shift]
+    return weights, biases
+
+
+def test_the_rank_study_reads_a_planted_affine_bottleneck_under_each_reading():
+    """The middle layers of a net built to hold a rank-3 affine set off its span: centred
+    readings give 3, the plotted (uncentred) ones 4 = k + 1, so that a rank-3 task fails the
+    plotted readings and passes the centred ones; without the offset, 3 both ways."""
+    from l2relu.jacot2023 import ledger
+    from l2relu.jacot2023.rank_study import middle_ranks
+
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
+    readings = registry[ledger.RANK_STUDY_MIDDLE].every_reading
+    x = np.random.default_rng(0).uniform(-1, 1, size=(8, 200))
+    shifted = middle_ranks(*_affine_bottleneck(3, 8, 7, 1.0), x, readings, 3)
+    for reading in readings:
+        expected = 3 if reading.parameters["z"] == "centred" else 4
+        assert shifted[f"middle rank: {reading.name}"] == expected, reading.name
+    inside = middle_ranks(*_affine_bottleneck(3, 8, 7, 0.0), x, readings, 3)
+    assert {inside[f"middle rank: {r.name}"] for r in readings} == {3}
+
+
+def test_the_settling_measure_sees_a_norm_still_falling_and_a_missing_trace():
+    """A norm falling 5% over the last fifth of the steps fails the stationarity bar, one flat
+    there passes it, and a trace that starts late (a resumed job) has no value, not a pass."""
+    from l2relu.jacot2023.rank_study import settling_drift
+
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
+    claim = registry["jacot2023.rankstudy.stationary"]
+    share = claim.parameters["share"]
+    steps = np.arange(500, 10_001, 500)
+    falling = pd.DataFrame({"step": steps, "norm_per_layer": 10.0 - 0.5 * (steps > 8000)})
+    falling.loc[falling.step > 8000, "norm_per_layer"] = np.linspace(9.9, 9.5, 4)
+    flat = falling.assign(norm_per_layer=np.where(steps >= 8000, 10.0, 12.0))
+    assert not claim.criterion.holds(settling_drift(falling, 10_000, 9.5, share))
+    assert claim.criterion.holds(settling_drift(flat, 10_000, 10.0, share))
+    late = falling[falling.step > 8500]
+    assert np.isnan(settling_drift(late, 10_000, 9.5, share))
+
+
+def test_prop3s_floor_is_tight_on_a_balanced_network_and_the_bound_fails_on_a_borrowed_norm():
+    """c times the identity at every layer of depth L (every unit active): the floor
+    sum_k s_k(Jf)^(2/L) equals ||W||^2/L (the ratio the bound row reads is 1, the bar); the
+    same Jacobian against the norm of a network half as large per layer breaks it."""
+    from l2relu.jacot2023.rank_study import jacobian_measures
+
+    d, depth, c = 6, 5, 1.3
+    weights, biases = [c * np.eye(d)] * depth, [np.zeros(d)] * depth
+    points = np.random.default_rng(0).uniform(0.1, 1.0, size=(d, 20))
+    floor = jacobian_measures(weights, biases, points, ())
+    norm = sum((w**2).sum() for w in weights) / depth
+    claim = load_registry(registry_files(REPO / "workflow/claims"))[
+        "jacot2023.rankstudy.prop3_bound"
+    ]
+    assert floor["floor_max"] / norm == pytest.approx(1.0, rel=1e-12)
+    assert claim.criterion.holds(floor["floor_max"] / norm * (1 - 1e-9))
+    assert not claim.criterion.holds(floor["floor_max"] / (norm / 4))
+
+
+def test_a_rank_study_setting_whose_seeds_misfit_is_inconclusive_not_failed():
+    """Three seeds of one setting: with every seed fitted the norm reads, still falling or not
+    (the stationarity row says which); with one misfit and one diverged too few are left to
+    read, so the norm row is inconclusive; a setting off the paper's norm fails."""
+    from l2relu.jacot2023 import ledger
+
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
+    columns = {
+        f"middle rank: {r.name}": 4 for r in registry[ledger.RANK_STUDY_MIDDLE].every_reading
+    }
+    columns |= {
+        f"middle ranks: {r.name}": "4 4" for r in registry[ledger.RANK_STUDY_MIDDLE].every_reading
+    }
+    columns |= {
+        f"jacobian rank: {r.name}": 4.0 for r in registry[ledger.RANK_STUDY_JACOBIAN].every_reading
+    }
+
+    def cell(norm, loss=(0.01, 0.01, 0.01), drift=(0.001,) * 3, diverged=(False,) * 3):
+        return pd.DataFrame(
+            {"scale": "he", "lam_factor": 1.0, "lam": 0.05, "depth": 13, "selected": False}
+            | {"seed": range(3), "loss": loss, "output_variance": 10.0, "norm_drift": drift}
+            | {"diverged": diverged, "diverged_step": -1, "norm_per_layer": norm}
+            | {"floor_median": 5.0, "floor_max": 5.5}
+            | columns
+        )
+
+    def status(networks, claim_id):
+        rows = judged(ledger.rank_study_claims(networks, 4, registry), every_entry=False)
+        return set(rows.status[(rows.claim_id == claim_id) & rows.primary])
+
+    norm, settled = "jacot2023.rankstudy.norm_per_layer", "jacot2023.rankstudy.stationary"
+    assert status(cell(6.5), norm) == {"pass"}
+    assert status(cell(14.0), norm) == {"fail"}
+    falling = cell(6.5, drift=(0.05,) * 3)
+    assert status(falling, norm) == {"pass"} and status(falling, settled) == {"fail"}
+    broken = cell(6.5, loss=(0.5, 0.01, 0.01), drift=(0.001, 0.05, 0.001))
+    broken["diverged"] = [False, False, True]
+    assert status(broken, norm) == {"inconclusive"}
+    assert status(broken, "jacot2023.rankstudy.fits") == {"mixed"}
+    assert status(broken, settled) == {"mixed"}
+
+
+def test_the_extra_depths_setting_is_the_fitting_one_nearest_the_papers_norm():
+    """Of the deepest depth's settings, one nearer 6 that does not fit is passed over for the
+    nearest that fits; with none fitting, the nearest of all; a shallower depth never counts."""
+    from l2relu.jacot2023.rank_study import deepest_setting
+
+    runs = pd.DataFrame(
+        {
+            "scale": ["he", "he", "torch", "torch", "he"],
+            "lam_factor": [1.0, 16.0, 1.0, 16.0, 50.0],
+            "depth": [20, 20, 20, 20, 13],
+            "norm_per_layer": [9.7, 6.1, 7.0, 12.0, 6.0],
+            "fits": [True, False, True, True, True],
+        }
+    )
+    assert deepest_setting(runs, 6.0) == {"scale": "torch", "lam_factor": 1.0, "any_fit": True}
+    runs["fits"] = False
+    assert deepest_setting(runs, 6.0)["lam_factor"] == 16.0

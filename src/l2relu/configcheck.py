@@ -108,6 +108,12 @@ def jacot2023_problem(jacot: dict) -> str | None:
             f"config key jacot2023.task.true_rank: {task['true_rank']} is larger than the latent "
             f"dimension jacot2023.task.latent = {task['latent']} (h reads latent coordinates)"
         )
+    rank_study = jacot["rank_study"]
+    if rank_study["extra_depth"] <= max(rank_study["depths"]):
+        return (
+            "config key jacot2023.rank_study.extra_depth: must be larger than every depth of "
+            "rank_study.depths (it extends the deepest one's selected setting)"
+        )
     fig2 = jacot["fig2"]
     if fig2["shallow_depth"] >= fig2["deep_depth"]:
         return "config key jacot2023.fig2.deep_depth: must be larger than shallow_depth"

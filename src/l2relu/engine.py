@@ -347,6 +347,7 @@ def train(
     lam,
     config: TrainConfig,
     log: Callable[[str], None] = _log,
+    watch: Callable[[int], None] | None = None,
 ) -> TrainResult:
     """Minimize loss_b + lam_b * ||theta_b||^2 for every network b, phase after phase.
 
@@ -354,7 +355,8 @@ def train(
     frozen from the next check of the flags on (at most CHECK_EVERY steps later); the others
     carry on untouched, and training stops at the first check that finds every network diverged.
     Inside `checkpointing(...)` the state is saved every few seconds and a saved state of the
-    same computation is resumed.
+    same computation is resumed. `watch`, if given, is called with the steps done at every
+    progress line (every config.log_every steps), to read the model as it trains.
     """
     for phase in config.phases:
         if phase.optimizer not in OPTIMIZERS:
@@ -465,6 +467,8 @@ def train(
             if saver and time.perf_counter() - last_save >= saver.every_s:
                 save(phase_index, phase_step + 1, opt, last, step_size)
                 last_save = time.perf_counter()
+            if logging and watch is not None:
+                watch(done)
             if logging:
                 finite = loss.detach()[~diverged]
                 summary = (

@@ -113,12 +113,17 @@ PRECONDITIONS = {
         "the layer has more active neurons than rays (fewer lie on that many rays whatever "
         "they learned)"
     ),
+    "fits_data": (
+        "the regression network fits its training set: its target's fit check holds for it "
+        "(training MSE over the outputs' variance), no divergence"
+    ),
 }
 # how the ledger names a seed that fails each
 FAILED_PRECONDITION = {
     "fits": "misfit",
     "not_collapsed": "collapsed",
     "readable_layer": "with too few active neurons",
+    "fits_data": "misfit",
 }
 READING_FIELDS = {"name", "parameters", "criterion", "why"}
 

@@ -25,6 +25,8 @@ def steps_per_job(config: dict) -> dict[str, int]:
         "train_chen2024_gd": chen["theory"]["gd_adam_steps"] + chen["theory"]["gd_steps"],
         "train_jacot2023_fig1": _phases(j23["fig1"]["phases"]),
         "train_jacot2023_depth": _phases(j23["depth"]["phases"]),
+        "train_jacot2023_rank_study": _phases(j23["rank_study"]["phases"]),
+        "train_jacot2023_rank_study_selected": _phases(j23["rank_study"]["phases"]),
         "train_jacot2023_fig2": _phases(j23["fig2"]["phases"]),
         "train_jacot2023_fig2_study": _phases(j23["fig2"]["phases"]),
         "train_jacot2023_fig3_curve": _phases(fig3["curve"]["phases"]),

@@ -301,6 +301,14 @@ def claim_floor(claim_id):
     return CLAIMS[claim_id].criterion.bounds()[0]
 
 
+def claim_value(claim_id):
+    """The value a 'within' criterion is stated around ('within 50% of 6': 6)."""
+    criterion = CLAIMS[claim_id].criterion
+    if criterion.form not in ("percent", "factor", "abs") or criterion.needs_ref:
+        raise WorkflowError(f"{claim_id}: {criterion.text!r} is not 'within ... of a value'")
+    return criterion.args[-1]
+
+
 def reading_parameter(claim_id, name):
     """A parameter of a claim's primary reading (a figure draws what the ledger reads)."""
     return CLAIMS[claim_id].every_reading[0].parameters[name]
@@ -408,6 +416,18 @@ def fit_params(section, depth, n_train, seeds):
         "phases": section["phases"],
         "seeds": seeds,
         "log_every": section["log_every"],
+    }
+
+
+def rank_study_params(study, fig1, depth, seeds):
+    """The training config of one job of jacot2023's rank study, less its data scale: Fig. 1's
+    width, N and lambda, the study's lambda multiples, phases and seeds."""
+    return {k: fig1[k] for k in ("width", "n_train", "lam")} | {
+        "depth": depth,
+        "lam_factors": study["lam_factors"],
+        "phases": study["phases"],
+        "seeds": seeds,
+        "log_every": study["log_every"],
     }
 
 

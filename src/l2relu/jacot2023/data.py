@@ -6,13 +6,24 @@ import numpy as np
 
 from l2relu.seeding import rng_for
 
+SCALES = ("he", "torch")
 
-def random_shallow_relu(d_in: int, d_out: int, width: int, rng: np.random.Generator):
-    """x -> A relu(B x + c): a random shallow ReLU net, He-scaled so outputs are O(1) for O(1)
-    inputs. Returns a function of (d_in, N) arrays."""
-    inner = rng.normal(size=(width, d_in)) * np.sqrt(2.0 / d_in)
-    bias = rng.normal(size=(width, 1)) * 0.1
-    outer = rng.normal(size=(d_out, width)) * np.sqrt(1.0 / width)
+
+def random_shallow_relu(d_in: int, d_out: int, width: int, rng, scale: str = "he"):
+    """x -> A relu(B x + c): a random shallow ReLU net, returned as a function of (d_in, N)
+    arrays. scale "he": Gaussian, He-scaled so outputs are O(1) for O(1) inputs; "torch":
+    PyTorch's default nn.Linear draw, U(-1/sqrt(fan_in), 1/sqrt(fan_in)) for weights and
+    biases, which makes the outputs about 4 times smaller. App. F states neither."""
+    if scale == "he":
+        inner = rng.normal(size=(width, d_in)) * np.sqrt(2.0 / d_in)
+        bias = rng.normal(size=(width, 1)) * 0.1
+        outer = rng.normal(size=(d_out, width)) * np.sqrt(1.0 / width)
+    elif scale == "torch":
+        inner = rng.uniform(-1.0, 1.0, size=(width, d_in)) / np.sqrt(d_in)
+        bias = rng.uniform(-1.0, 1.0, size=(width, 1)) / np.sqrt(d_in)
+        outer = rng.uniform(-1.0, 1.0, size=(d_out, width)) / np.sqrt(width)
+    else:
+        raise ValueError(f"scale {scale!r} is one of {SCALES}")
     return lambda z: outer @ np.maximum(inner @ z + bias, 0.0)
 
 
@@ -26,6 +37,7 @@ class LatentTask:
     true_rank: int  # latent coordinates h reads: k (4 in the caption, 5 in App. F)
     width: int  # inner width of the random shallow nets g and h (100)
     seed: int  # draws g, h (the task) and the points
+    scale: str = "he"  # how g and h are drawn: random_shallow_relu's scale
 
     def functions(self):
         """(g, h): the same pair for every N and every split, fixed by the seed."""
@@ -39,8 +51,8 @@ class LatentTask:
             self.width,
             self.seed,
         )
-        g = random_shallow_relu(self.latent, self.d_in, self.width, rng)
-        h = random_shallow_relu(self.true_rank, self.d_out, self.width, rng)
+        g = random_shallow_relu(self.latent, self.d_in, self.width, rng, self.scale)
+        h = random_shallow_relu(self.true_rank, self.d_out, self.width, rng, self.scale)
         return g, h
 
     def sample(self, n: int, split: str = "train"):

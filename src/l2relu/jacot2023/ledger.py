@@ -14,6 +14,10 @@ NETWORK_JACOBIAN_RANK = "jacot2023.krr.network_jacobian_rank"
 PROP3_BOUND = "jacot2023.krr.prop3_schatten_bound"
 RANK_BELOW_NORM = "jacot2023.krr.jacobian_rank_below_norm"
 DEPTH_RANK = "jacot2023.depth.recovering_depths"
+RANK_STUDY = "jacot2023.rankstudy"
+RANK_STUDY_MIDDLE = f"{RANK_STUDY}.middle_layers_rank"
+RANK_STUDY_JACOBIAN = f"{RANK_STUDY}.jacobian_rank"
+RANK_STUDY_SETTLED = f"{RANK_STUDY}.stationary"
 
 
 def _ranks_text(values) -> str:
@@ -494,3 +498,42 @@ def construction_claims(table: pd.DataFrame):
         measured(CONSTRUCTION_IDS[r.check], r.value, reading=r.reading)
         for r in table.fillna("").itertuples()
     ]
+
+
+def rank_study_claims(networks: pd.DataFrame, true_rank: int, registry):
+    """The rank study, one case per setting (data scale, lambda, depth): per seed the fit (the
+    precondition of the norm's and the ranks' rows, read with its entry's bar) and how far the
+    norm still moved at the end, ||W||^2/L with Prop. 3's floor beside it, Prop. 3's bound, and
+    the middle layers' and the Jacobian's ranks under each reading (networks has a column per
+    reading)."""
+    fit_bar = registry[f"{RANK_STUDY}.fits"].criterion
+    ms = []
+    cells = networks.groupby(["scale", "lam_factor", "depth"], sort=False)
+    for (scale, factor, depth), cell in cells:
+        cell = cell.sort_values("seed")
+        case = f"{scale} data, lambda x{factor:g} = {cell.lam.iloc[0]:g}, L = {depth}"
+        case += ", the selected setting" if cell.selected.all() else ""
+        fit = list(cell.loss / cell.output_variance)
+        fitted = [fit_bar.holds(v) and not d for v, d in zip(fit, cell.diverged, strict=True)]
+        meets = {"fits_data": fitted}
+
+        ms.append(measured(f"{RANK_STUDY}.fits", fit, case))
+        ms.append(measured(RANK_STUDY_SETTLED, list(cell.norm_drift), case))
+        floor = "Prop. 3's floor " + ", ".join(f"{v:.2f}" for v in cell.floor_median)
+        norms = list(cell.norm_per_layer)
+        ms.append(measured(f"{RANK_STUDY}.norm_per_layer", norms, case, detail=floor, meets=meets))
+        bound = list(cell.floor_max / cell.norm_per_layer)
+        ms.append(measured(f"{RANK_STUDY}.prop3_bound", bound, case))
+        for reading in registry[RANK_STUDY_MIDDLE].every_reading:
+            values = list(cell[f"middle rank: {reading.name}"])
+            detail = "per seed " + "; ".join(cell[f"middle ranks: {reading.name}"].astype(str))
+            ms.append(
+                measured(RANK_STUDY_MIDDLE, values, case, true_rank, detail, reading.name, meets)
+            )
+        for reading in registry[RANK_STUDY_JACOBIAN].every_reading:
+            values = list(cell[f"jacobian rank: {reading.name}"])
+            ms.append(
+                measured(RANK_STUDY_JACOBIAN, values, case, true_rank, "", reading.name, meets)
+            )
+        ms.append(diverged_runs(f"{RANK_STUDY}.no_divergence", cell, case))
+    return ms
