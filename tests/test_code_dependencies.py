@@ -102,7 +102,7 @@ def test_editing_a_module_reruns_the_jobs_that_import_it_and_a_notebook_only_its
 ):
     dag = set(re.findall(r"(?m)^rule (\w+):", snakemake(workflow_copy, *SMOKE, "-n").stdout))
 
-    # seeding derives every seed: the example rule is among those rerun
+    # seeding derives every seed: the example rule is among those rerun
     seeding = "src/l2relu/seeding.py"
     importers = _importers(workflow_copy, seeding, dag)
     assert {"train_jacot2022_fig2", "train_timor2022_fig1", "generate_jacot2022_mnist"} <= importers

@@ -1,6 +1,6 @@
 """The rank study's extra depth trains in one setting, picked by a rule declared before any run:
 of the deepest swept depth's settings whose networks all fit, the one whose median ||W||^2/L is
-nearest the paper's (in ratio)."""
+nearest the paper's (in ratio); the nearest of all if none fits."""
 
 import json
 import sys
