@@ -6,6 +6,7 @@ import pandas as pd
 
 from l2relu.claims import diverged_runs, measured
 from l2relu.jacot2023.rank import read_rank
+from l2relu.jacot2023.regression import network
 
 MIDDLE_RANK = "jacot2023.fig1.middle_layers_rank"
 KRR_FULL_RANK = "jacot2023.krr.krr_jacobian_full_rank"
@@ -91,18 +92,10 @@ def schatten_share(values: pd.Series, depth: int) -> float:
 PROP12 = "jacot2023.fig1.prop12_balance"
 
 
-def _stacked_layers(arrays: dict, index: int) -> tuple[list, list]:
-    """One network's weights and biases (float64) from a stacked checkpoint's w1.., b1.."""
-    depth = sum(k.startswith("w") for k in arrays)
-    w = [np.asarray(arrays[f"w{k}"][index], dtype=float) for k in range(1, depth + 1)]
-    b = [np.asarray(arrays[f"b{k}"][index], dtype=float) for k in range(1, depth + 1)]
-    return w, b
-
-
 def layer_balance_gaps(arrays: dict, index: int) -> np.ndarray:
     """Prop. 12 on one network of a stacked checkpoint: per l = 1, ..., L - 1, the relative gap
     ((||W_l||_F^2 + ||b_l||^2) - ||W_(l+1)||_F^2) / ||W_(l+1)||_F^2 (float64)."""
-    w, b = _stacked_layers(arrays, index)
+    w, b = network(arrays, index)
     depth = len(w)
     nxt = np.array([(w[k + 1] ** 2).sum() for k in range(depth - 1)])
     here = np.array([(w[k] ** 2).sum() + (b[k] ** 2).sum() for k in range(depth - 1)])
@@ -134,7 +127,7 @@ def neuron_balance_gaps(arrays: dict, index: int, floor: float) -> dict:
     layers of sum_i |in_i - out_i| / sum_i out_i ("weighted"), the largest |in_i - out_i| /
     max(in_i, out_i) over the neurons whose max(in_i, out_i) is at least `floor` of their
     layer's largest ("neuron"), and how many neurons that leaves out ("left_out")."""
-    w, b = _stacked_layers(arrays, index)
+    w, b = network(arrays, index)
     depth = len(w)
     weighted, neuron, left_out = [], [], 0
     for k in range(depth - 1):

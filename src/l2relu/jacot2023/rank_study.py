@@ -14,8 +14,13 @@ import torch
 from l2relu import engine
 from l2relu.jacot2023 import rank
 from l2relu.jacot2023.data import LatentTask
-from l2relu.jacot2023.regression import middle_layers, network
-from l2relu.seeding import derive_seed
+from l2relu.jacot2023.regression import (
+    init_seed,
+    middle_layers,
+    network,
+    prediction_mse,
+    stacked_arrays,
+)
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,7 @@ def fit(task: LatentTask, cfg: StudyFit, device="auto", trace_dir=None):
     x = torch.tensor(x, dtype=dtype, device=dev)
     y = torch.tensor(y, dtype=dtype, device=dev)
     grid = [(lam, seed) for lam in cfg.lams for seed in cfg.seeds]
-    inits = [derive_seed("jacot2023", "fit", cfg.depth, cfg.width, cfg.n_train, s) for _, s in grid]
+    inits = [init_seed(cfg.depth, cfg.width, cfg.n_train, s) for _, s in grid]
     widths = (task.d_in, *([cfg.width] * (cfg.depth - 1)), task.d_out)
     model = engine.BatchedMLP(engine.NetworkConfig(widths, bias=True), inits, dev, dtype)
     trace_file = _trace_file(trace_dir, cfg, task)
@@ -79,8 +84,7 @@ def fit(task: LatentTask, cfg: StudyFit, device="auto", trace_dir=None):
         "mse", cfg.phases, dtype=cfg.dtype, log_every=cfg.log_every, device=str(dev)
     )
     result = engine.train(model, x, y, lams, train_config, watch=watch)
-    arrays = {f"w{i + 1}": w.detach().cpu().numpy() for i, w in enumerate(model.weights)}
-    arrays |= {f"b{i + 1}": b.detach().cpu().numpy() for i, b in enumerate(model.biases)}
+    arrays = stacked_arrays(model)
     # a resumed job traces again the steps between its last save and its stop: the same values
     trace = pd.DataFrame(trace, columns=TRACE_COLUMNS).astype({"network": int, "step": int})
     trace = trace.drop_duplicates(["network", "step"], keep="last").sort_values(["network", "step"])
@@ -159,7 +163,7 @@ def network_table(arrays, runs, trace, task, n_test, readings, settling_share):
         rows.append(
             run
             | {"norm_drift": drift}
-            | {"test_mse": float(((prediction - y_test) ** 2).sum(axis=0).mean())}
+            | {"test_mse": prediction_mse(prediction, y_test)}
             | jacobian_measures(weights, biases, x_test, readings["jacobian"])
             | middle_ranks(weights, biases, x, readings["middle"], task.true_rank)
         )

@@ -34,9 +34,7 @@ def fit(task: LatentTask, cfg: FitConfig, device="auto", log=None):
     x, y, _ = task.sample(cfg.n_train)
     x = torch.tensor(x, dtype=dtype, device=dev)
     y = torch.tensor(y, dtype=dtype, device=dev)
-    seeds = [
-        derive_seed("jacot2023", "fit", cfg.depth, cfg.width, cfg.n_train, s) for s in cfg.seeds
-    ]
+    seeds = [init_seed(cfg.depth, cfg.width, cfg.n_train, s) for s in cfg.seeds]
     widths = (task.d_in, *([cfg.width] * (cfg.depth - 1)), task.d_out)
     model = engine.BatchedMLP(engine.NetworkConfig(widths, bias=True), seeds, dev, dtype)
     train_config = engine.TrainConfig(
@@ -45,8 +43,7 @@ def fit(task: LatentTask, cfg: FitConfig, device="auto", log=None):
     result = engine.train(
         model, x, y, cfg.lam / cfg.depth, train_config, **({"log": log} if log else {})
     )
-    arrays = {f"w{i + 1}": w.detach().cpu().numpy() for i, w in enumerate(model.weights)}
-    arrays |= {f"b{i + 1}": b.detach().cpu().numpy() for i, b in enumerate(model.biases)}
+    arrays = stacked_arrays(model)
     with torch.no_grad():
         norms = model.squared_norm().cpu().numpy()
     summary = pd.DataFrame(
@@ -64,6 +61,18 @@ def fit(task: LatentTask, cfg: FitConfig, device="auto", log=None):
         }
     )
     return arrays, summary
+
+
+def init_seed(depth: int, width: int, n_train: int, seed: int) -> int:
+    """The initialization of the network of `seed` at this depth, width and N: Fig. 1's, the
+    depth sweep's and the rank study's networks of one seed and shape start alike."""
+    return derive_seed("jacot2023", "fit", depth, width, n_train, seed)
+
+
+def stacked_arrays(model: engine.BatchedMLP) -> dict:
+    """A trained batch as a checkpoint stores it: w1.., b1.., each (networks, ...), numpy."""
+    arrays = {f"w{i + 1}": w.detach().cpu().numpy() for i, w in enumerate(model.weights)}
+    return arrays | {f"b{i + 1}": b.detach().cpu().numpy() for i, b in enumerate(model.biases)}
 
 
 def network(arrays: dict, index: int = 0):
@@ -151,7 +160,7 @@ def krr_spectra(task: LatentTask, n_train: int, n_test: int, ridge: float):
     coefficients = krr.fit(x, y, ridge, bandwidth)
     prediction = krr.predict(x, coefficients, bandwidth, x_test)
     spectra = _spectra_rows("krr", krr.jacobians(x, coefficients, bandwidth, x_test))
-    fit = {"model": "krr", "test_mse": _test_mse(prediction, y_test), "bandwidth": bandwidth}
+    fit = {"model": "krr", "test_mse": prediction_mse(prediction, y_test), "bandwidth": bandwidth}
     return spectra, pd.DataFrame([fit | {"ridge": ridge}])
 
 
@@ -161,11 +170,12 @@ def network_spectra(arrays: dict, index: int, task: LatentTask, n_test: int):
     weights, biases = network(arrays, index)
     prediction = rank.layers(weights, biases, x_test)[-1][1]
     spectra = _spectra_rows("network", rank.network_jacobians(weights, biases, x_test))
-    fit = {"model": "network", "test_mse": _test_mse(prediction, y_test)}
+    fit = {"model": "network", "test_mse": prediction_mse(prediction, y_test)}
     return spectra, pd.DataFrame([fit | {"bandwidth": np.nan, "ridge": np.nan}])
 
 
-def _test_mse(prediction, y_test) -> float:
+def prediction_mse(prediction, y_test) -> float:
+    """Mean over points of the squared error summed over outputs (points as columns)."""
     return float(((prediction - y_test) ** 2).sum(axis=0).mean())
 
 
