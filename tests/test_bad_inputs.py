@@ -87,6 +87,11 @@ CATALOGUE = [
         "config key jacot2023.fig2_study.depths: must hold Fig. 2's depth 9",
     ),
     BadInput(
+        "a class margin wider than the gap between two S's",
+        "jacot2023:\n  fig2_study:\n    margin: 0.1\n",
+        "config key jacot2023.fig2_study.margin: 0.1 is not below the narrowest gap 0.0793",
+    ),
+    BadInput(
         "a Fig. 3 study without the figure's deep depth",
         "jacot2023:\n  fig3_study:\n    curve:\n      depths: [2, 4, 8]\n",
         "config key jacot2023.fig3_study.curve.depths: must hold Fig. 3's deep depth 12",

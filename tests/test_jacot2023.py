@@ -242,6 +242,29 @@ def test_each_rank_reading_reads_its_own_rank():
         rank.read_rank(s, "elbow")
 
 
+def killed_and_resumed(monkeypatch, resume, step, run):
+    """run() inside checkpointing into `resume`, killed just after the training's read at
+    `step`, then run() again, resumed from its checkpoint; returns what the second gives."""
+    from l2relu import engine
+
+    train = engine.train
+
+    def killed(*args, watch, **kwargs):
+        def dying(done):
+            watch(done)
+            if done == step:
+                raise KeyboardInterrupt
+
+        return train(*args, watch=dying, **kwargs)
+
+    monkeypatch.setattr(engine, "train", killed)
+    with pytest.raises(KeyboardInterrupt), engine.checkpointing(resume, every_s=0):
+        run()
+    monkeypatch.setattr(engine, "train", train)
+    with engine.checkpointing(resume, every_s=0):
+        return run()
+
+
 def test_the_rank_studys_norm_trace_survives_a_killed_and_resumed_job(tmp_path, monkeypatch):
     """A job killed mid-training and resumed from its checkpoint ends with the same trace as one
     run straight through: the points traced before the kill are kept, not lost."""
@@ -260,22 +283,41 @@ def test_the_rank_studys_norm_trace_survives_a_killed_and_resumed_job(tmp_path, 
         log_every=5,
     )
     _, _, straight = rank_study.fit(task, cfg, "cpu")
-    train = engine.train
-
-    def killed_at_step_20(*args, watch, **kwargs):
-        def dying(step):
-            watch(step)
-            if step == 20:
-                raise KeyboardInterrupt
-
-        return train(*args, watch=dying, **kwargs)
-
     resume = tmp_path / "resume"
-    monkeypatch.setattr(engine, "train", killed_at_step_20)
-    with pytest.raises(KeyboardInterrupt), engine.checkpointing(resume, every_s=0):
-        rank_study.fit(task, cfg, "cpu", resume)
-    monkeypatch.setattr(engine, "train", train)
-    with engine.checkpointing(resume, every_s=0):
-        _, _, resumed = rank_study.fit(task, cfg, "cpu", resume)
+    _, _, resumed = killed_and_resumed(
+        monkeypatch, resume, 20, lambda: rank_study.fit(task, cfg, "cpu", resume)
+    )
     assert list(resumed.step.unique()) == list(range(5, 41, 5))
     pd.testing.assert_frame_equal(resumed.reset_index(drop=True), straight.reset_index(drop=True))
+
+
+def test_the_fig2_studys_settling_read_survives_a_job_killed_after_it(tmp_path, monkeypatch):
+    """The class maps read at four fifths of the steps are kept in the resume directory: a job
+    killed after that read and resumed reports the same settling share (and maps) as one run
+    straight through, not an unknown one."""
+    from l2relu import engine
+    from l2relu.jacot2023 import fig2_study
+
+    cfg = fig2_study.StudyConfig(
+        family=fig2_study.Family("letters", 0.6, 0.4),
+        classes=3,
+        per_class=10,
+        noise=0.02,
+        margin=0.02,
+        depth=3,
+        width=8,
+        lams=(0.0, 1e-3),
+        seeds=(0,),
+        grid=12,
+        pads=(1.0, 2.0),
+    )
+    phases = (engine.Phase("adam", 1e-2, 50),)
+    straight, straight_tripoints, straight_maps = fig2_study.train(cfg, phases, "cpu")
+    assert straight.moved_last_fifth.notna().all()
+    resume = tmp_path / "resume"
+    resumed, tripoints, maps = killed_and_resumed(
+        monkeypatch, resume, 40, lambda: fig2_study.train(cfg, phases, "cpu", snapshot_dir=resume)
+    )
+    pd.testing.assert_frame_equal(resumed, straight)
+    pd.testing.assert_frame_equal(tripoints, straight_tripoints)
+    assert (maps == straight_maps).all() and maps.shape == (2, 24, 24)  # 12 cells a data box

@@ -480,36 +480,84 @@ def test_the_pca_projection_keeps_noise_in_the_span_and_drops_the_rest():
     assert projections(train, outside).pca_noise_share[2] == pytest.approx(0.0, abs=1e-12)
 
 
-def test_the_fig2_study_leaves_out_networks_that_misfit_and_reads_nothing_where_none_fits():
+def test_the_fig2_study_leaves_out_misfits_reads_its_control_family_apart_and_flags_late_changes():
     from l2relu.jacot2023 import ledger
 
+    keys = [
+        (family, depth, s) for family in ("bands", "apart") for depth in (2, 9) for s in range(4)
+    ]
     networks = pd.DataFrame(
         [
-            {"family": "bands", "depth": depth, "seed": s, "lam": 0.0, "diverged": False}
+            {"family": family, "interleaved": family == "bands", "depth": depth, "seed": s}
+            | {"lam": 0.0, "diverged": False}
             | {"train_accuracy": 1.0 if s < 3 or depth == 2 else 0.9}
-            | {"tripoints_box": 0 if depth == 2 else 3, "tripoints_padded": 4 if depth == 2 else 0}
-            for depth in (2, 9)
-            for s in range(4)
+            # the shallow seed 0's counts changed over the last fifth of its steps
+            | {"tripoints_changed_last_fifth": 1.0 if (depth, s) == (2, 0) else 0.0}
+            for family, depth, s in keys
         ]
     )
-    rows = judged(ledger.fig2_study_claims(networks, shallow=2, deep=9, pad=1.5))
-    status = dict(zip(rows.index, rows.status, strict=True))
+    tripoints = pd.DataFrame(
+        [
+            {"family": family, "depth": depth, "seed": s, "lam": 0.0, "pad": pad}
+            | {"tripoints": (0 if pad == 1 else 4) if depth == 2 else (3 if pad == 1 else 0)}
+            for family, depth, s in keys
+            for pad in (1.0, 1.5)
+        ]
+    )
+
+    def rows_of(networks):
+        rows = judged(ledger.fig2_study_claims(networks, tripoints, 2, 9))
+        return rows, dict(zip(rows.index, rows.status, strict=True))
+
+    rows, status = rows_of(networks)
     # no tripoint in the data's box at depth 2, 3 in the deep maps that fit: both fail
-    assert (
-        status["jacot2023.fig2study.tripoints_shallow|bands, data box, L = 2, lambda = 0"] == "fail"
-    )
-    assert status["jacot2023.fig2study.tripoints_deep|bands, data box, L = 9, lambda = 0"] == "fail"
-    assert (
-        status["jacot2023.fig2study.tripoints_shallow|bands, 1.5x box, L = 2, lambda = 0"] == "pass"
-    )
-    deep = rows.loc["jacot2023.fig2study.tripoints_deep|bands, 1.5x box, L = 9, lambda = 0"]
-    assert (deep.n_seeds, deep.n_excluded) == (4, 1)
-    assert "left out: 1 misfit" in deep.reproduced_value
-    none_fit = networks.assign(train_accuracy=0.5)
-    rows = judged(ledger.fig2_study_claims(none_fit, shallow=2, deep=9, pad=1.5))
+    shallow = "jacot2023.fig2study.tripoints_shallow|bands, {}, L = 2, lambda = 0"
+    deep = "jacot2023.fig2study.tripoints_deep|bands, {}, L = 9, lambda = 0"
+    assert status[shallow.format("data box")] == "fail"
+    assert status[deep.format("data box")] == "fail"
+    assert status[shallow.format("1.5x box")] == "pass"
+    wide = rows.loc[deep.format("1.5x box")]
+    assert (wide.n_seeds, wide.n_excluded) == (
+        4,
+        1,
+    ) and "left out: 1 misfit" in wide.reproduced_value
+    # the family that does not interleave: only its deep networks, under their own id
+    control = "jacot2023.fig2study.tripoints_deep_not_interleaved|apart, {}, L = 9, lambda = 0"
+    assert status[control.format("data box")] == "fail"
+    assert status[control.format("1.5x box")] == "pass"
+    assert not any(i.startswith("jacot2023.fig2study.tripoints_shallow|apart") for i in status)
+    assert not any(i.startswith("jacot2023.fig2study.tripoints_deep|apart") for i in status)
+    # a count that changed late is a failed check, not a network left out
+    settled = "jacot2023.fig2study.tripoints_settled|bands, L = {}, lambda = 0"
+    assert status[settled.format(2)] == "mixed" and status[settled.format(9)] == "pass"
+    assert rows.loc[shallow.format("1.5x box")].n_excluded == 0
     # no network to measure is no verdict
-    assert set(rows.status) == {"inconclusive"} and set(rows.n_seeds) == {4}
-    assert set(rows.n_excluded) == {4}
+    rows, _ = rows_of(networks.assign(train_accuracy=0.5))
+    counted = rows[~rows.index.str.contains("tripoints_settled")]
+    assert set(counted.status) == {"inconclusive"} and set(counted.n_excluded) == {4}
+
+
+def test_the_fig2_study_data_keep_their_margin_and_the_raw_draw_does_not():
+    """Every kept point lies at least the margin nearer its own stroke than any other class's;
+    the same draw without the margin (Fig. 2's data) holds points nearer another class's
+    stroke, which a network fitting accuracy 1 would have to memorise."""
+    from l2relu.jacot2023.data import s_classes
+    from l2relu.jacot2023.fig2_study import Family, margin_classes, stroke_distance
+
+    bands = Family("bands", 4.0, 1.0)
+
+    def margins(points, labels):
+        d = np.stack([stroke_distance(points, 4.0, c * 1.0) for c in range(4)], axis=1)
+        own = d[np.arange(len(labels)), labels]
+        d[np.arange(len(labels)), labels] = np.inf
+        return d.min(axis=1) - own
+
+    points, labels = margin_classes(bands, 4, 100, 0.02, 0.02, seed=0)
+    assert points.shape == (400, 2) and margins(points, labels).min() >= 0.02
+    raw = [margins(*s_classes(4, 100, 4.0, 1.0, 0.02, seed)).min() for seed in range(5)]
+    assert min(raw) < 0  # some point of Fig. 2's own data is nearer another class's stroke
+    with pytest.raises(ValueError, match="too few points keep a margin"):
+        margin_classes(bands, 4, 10, 0.02, 0.5, seed=0)
 
 
 def test_timor2022_theory_rows_fail_on_antiparallel_neurons_far_outside_f_and_flat_layers():

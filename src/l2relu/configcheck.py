@@ -127,11 +127,14 @@ def jacot2023_problem(jacot: dict) -> str | None:
     names = [f["name"] for f in study["families"]]
     if len(set(names)) < len(names):
         return "config key jacot2023.fig2_study.families: two families have one name"
-    for index, family in enumerate(study["families"]):
-        if fig2["noise"] >= family["spacing"] / (2 * math.pi * family["amplitude"]):
+    for family in study["families"]:
+        # the strokes are nearest where steepest: spacing / sqrt(1 + (pi amplitude)^2) apart
+        gap = family["spacing"] / math.hypot(1.0, math.pi * family["amplitude"])
+        if study["margin"] >= gap:
             return (
-                f"config key jacot2023.fig2_study.families.{index}: noise {fig2['noise']:g} is "
-                "not below spacing / (2 pi amplitude), so its classes would overlap"
+                f"config key jacot2023.fig2_study.margin: {study['margin']:g} is not below the "
+                f"narrowest gap {gap:.3g} between the strokes of family {family['name']!r}, so "
+                "no point where the S is steepest could be kept"
             )
     for data in ("curve", "mnist"):
         pair = jacot["fig3"][data]

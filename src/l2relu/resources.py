@@ -28,7 +28,7 @@ def steps_per_job(config: dict) -> dict[str, int]:
         "train_jacot2023_rank_study": _phases(j23["rank_study"]["phases"]),
         "train_jacot2023_rank_study_selected": _phases(j23["rank_study"]["phases"]),
         "train_jacot2023_fig2": _phases(j23["fig2"]["phases"]),
-        "train_jacot2023_fig2_study": _phases(j23["fig2"]["phases"]),
+        "train_jacot2023_fig2_study": _phases(j23["fig2_study"]["phases"]),
         "train_jacot2023_fig3_curve": _phases(fig3["curve"]["phases"]),
         "train_jacot2023_fig3_mnist": _phases(fig3["mnist"]["phases"]),
         "train_jacot2023_fig3_study_curve": _phases(study["curve"]["phases"]),

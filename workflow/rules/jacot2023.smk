@@ -256,14 +256,30 @@ rule aggregate_jacot2023_fig2:
 J23_FIG2_STUDY = J23["fig2_study"]
 J23_FIG2_STUDY_FAMILIES = {f["name"]: f for f in J23_FIG2_STUDY["families"]}
 J23_FIG2_STUDY_SEEDS = seed_list(J23_FIG2["seed"], J23_FIG2_STUDY["n_seeds"])
+# the hidden width at each depth: Fig. 2's, but at Fig. 2's shallow depth the study's own
+J23_FIG2_STUDY_WIDTHS = {
+    d: J23_FIG2_STUDY["shallow_width"] if d == J23_FIG2["shallow_depth"] else J23_FIG2["width"]
+    for d in J23_FIG2_STUDY["depths"]
+}
 # One job per (family, depth): every seed and lambda of it trained together.
-J23_FIG2_STUDY_SET = "{{family}}_c{classes}_n{per_class}_noise{noise}_s{seeds}".format(
-    seeds=seed_range(J23_FIG2["seed"], J23_FIG2_STUDY["n_seeds"]), **J23_FIG2
+J23_FIG2_STUDY_SET = (
+    "{{family}}_c{classes}_n{per_class}_noise{noise}_margin{margin}_s{seeds}".format(
+        seeds=seed_range(J23_FIG2["seed"], J23_FIG2_STUDY["n_seeds"]),
+        margin=J23_FIG2_STUDY["margin"],
+        **J23_FIG2,
+    )
 )
 J23_FIG2_STUDY_RUN = (
-    f"jacot2023/fig2_study/{J23_FIG2_STUDY_SET}/w{J23_FIG2['width']}_d{{depth}}"
+    f"jacot2023/fig2_study/{J23_FIG2_STUDY_SET}/w{{width}}_d{{depth}}"
     f"_lam{'+'.join(fmt_lam(v) for v in J23_FIG2['lams'])}"
 )
+# the (family, depth) jobs, each at its depth's width
+J23_FIG2_STUDY_JOBS = [
+    {"family": family, "depth": depth, "width": width}
+    for family in J23_FIG2_STUDY_FAMILIES
+    for depth, width in J23_FIG2_STUDY_WIDTHS.items()
+]
+J23_FIG2_STUDY_ALL = f"results/jacot2023/fig2_study/{J23_FIG2_STUDY_SET.format(family='all')}"
 
 
 rule train_jacot2023_fig2_study:
@@ -271,6 +287,8 @@ rule train_jacot2023_fig2_study:
         code=script_code("train_jacot2023_fig2_study"),
     output:
         networks=f"results/{J23_FIG2_STUDY_RUN}/networks.csv",
+        tripoints=f"results/{J23_FIG2_STUDY_RUN}/tripoints.csv",
+        maps=f"results/{J23_FIG2_STUDY_RUN}/maps.npz",
     log:
         job_log(J23_FIG2_STUDY_RUN),
     benchmark:
@@ -288,11 +306,13 @@ rule train_jacot2023_fig2_study:
         study=lambda wc: {
             "family": J23_FIG2_STUDY_FAMILIES[wc.family],
             "depth": int(wc.depth),
+            "width": int(wc.width),
             "seeds": J23_FIG2_STUDY_SEEDS,
-            "pad": J23_FIG2_STUDY["pad"],
+            "pads": J23_FIG2_STUDY["pads"],
+            "margin": J23_FIG2_STUDY["margin"],
         }
-        | {k: J23_FIG2[k] for k in ("classes", "per_class", "noise", "width", "lams", "grid")},
-        phases=J23_FIG2["phases"],
+        | {k: J23_FIG2[k] for k in ("classes", "per_class", "noise", "lams", "grid")},
+        phases=J23_FIG2_STUDY["phases"],
         device=config["device"],
     script:
         "../scripts/train_jacot2023_fig2_study.py"
@@ -300,16 +320,25 @@ rule train_jacot2023_fig2_study:
 
 rule aggregate_jacot2023_fig2_study:
     input:
-        networks=expand(
-            rules.train_jacot2023_fig2_study.output.networks,
-            family=J23_FIG2_STUDY_FAMILIES,
-            depth=J23_FIG2_STUDY["depths"],
-        ),
+        networks=[
+            rules.train_jacot2023_fig2_study.output.networks.format(**job)
+            for job in J23_FIG2_STUDY_JOBS
+        ],
+        tripoints=[
+            rules.train_jacot2023_fig2_study.output.tripoints.format(**job)
+            for job in J23_FIG2_STUDY_JOBS
+        ],
+        maps=[
+            rules.train_jacot2023_fig2_study.output.maps.format(**job)
+            for job in J23_FIG2_STUDY_JOBS
+        ],
         registry=claims_registry("jacot2023_fig2_study"),
         code=script_code("aggregate_jacot2023_fig2_study"),
     output:
-        networks=f"results/jacot2023/fig2_study/{J23_FIG2_STUDY_SET.format(family='all')}/networks.csv",
-        points=f"results/jacot2023/fig2_study/{J23_FIG2_STUDY_SET.format(family='all')}/points.csv",
+        networks=f"{J23_FIG2_STUDY_ALL}/networks.csv",
+        tripoints=f"{J23_FIG2_STUDY_ALL}/tripoints.csv",
+        maps=f"{J23_FIG2_STUDY_ALL}/maps.npz",
+        points=f"{J23_FIG2_STUDY_ALL}/points.csv",
         claims=claims_rows("jacot2023_fig2_study"),
     log:
         f"logs/jacot2023/fig2_study/{J23_FIG2_STUDY_SET.format(family='all')}/aggregate.log",
@@ -318,9 +347,10 @@ rule aggregate_jacot2023_fig2_study:
         ENV
     params:
         families=J23_FIG2_STUDY["families"],
-        data={k: J23_FIG2[k] for k in ("classes", "per_class", "noise", "seed")},
+        seeds=J23_FIG2_STUDY_SEEDS,
+        margin=J23_FIG2_STUDY["margin"],
+        data={k: J23_FIG2[k] for k in ("classes", "per_class", "noise")},
         depths={"shallow": J23_FIG2["shallow_depth"], "deep": J23_FIG2["deep_depth"]},
-        pad=J23_FIG2_STUDY["pad"],
     script:
         "../scripts/aggregate_jacot2023_fig2_study.py"
 
@@ -728,14 +758,15 @@ register_target(
 
 register_target(
     "jacot2023_fig2_study",
-    "jacot2023 Fig. 2 study: tripoints against depth over many seeds, two S families, two boxes",
+    "jacot2023 Fig. 2 study: tripoints over many seeds, three S families, boxes 1x to 3x",
     tables=dict(
         networks=rules.aggregate_jacot2023_fig2_study.output.networks,
+        tripoints=rules.aggregate_jacot2023_fig2_study.output.tripoints,
+        maps=rules.aggregate_jacot2023_fig2_study.output.maps,
         points=rules.aggregate_jacot2023_fig2_study.output.points,
     ),
     shallow_depth=J23_FIG2["shallow_depth"],
     deep_depth=J23_FIG2["deep_depth"],
-    pad=J23_FIG2_STUDY["pad"],
 )
 
 register_target(

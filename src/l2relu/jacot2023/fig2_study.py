@@ -1,8 +1,13 @@
-"""A study of Fig. 2's tripoints: many seeds (each a data set and an initialization), depths
-2 to 9, with and without L2, two families of S-shaped classes, read in the data's box and in a
-wider one; networks that do not fit their training set are counted and left out."""
+"""A study of Fig. 2's tripoints: many seeds (each a data set and an initialization), the
+figure's two depths, with and without L2, three families of S-shaped classes (two interleaved,
+one not) drawn with a margin between classes. Each network's class map is read once, in the
+widest box, at the cell size of Fig. 2's grid over the data's box, and each smaller box is a
+crop of it; the maps are saved. Whether the tripoints have settled is read by counting them
+again four fifths of the way through training."""
 
+import hashlib
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,8 +15,10 @@ import torch
 
 from l2relu import engine
 from l2relu.jacot2023.classes import count_tripoints
-from l2relu.jacot2023.data import s_classes
-from l2relu.seeding import derive_seed
+from l2relu.jacot2023.data import inverted_s
+from l2relu.seeding import derive_seed, rng_for
+
+STROKE_SAMPLES = 4001  # points a stroke is sampled on to measure a point's distance to it
 
 
 @dataclass(frozen=True)
@@ -20,6 +27,11 @@ class Family:
     amplitude: float  # the S is x = amplitude sin(pi y), y in [-1, 1]
     spacing: float  # translation along x between consecutive classes
 
+    @property
+    def interleaved(self) -> bool:
+        """Whether neighbouring S's overlap along x, so that no vertical line parts them."""
+        return self.spacing < 2 * self.amplitude
+
 
 @dataclass(frozen=True)
 class StudyConfig:
@@ -27,19 +39,58 @@ class StudyConfig:
     classes: int  # as Fig. 2
     per_class: int  # as Fig. 2
     noise: float  # as Fig. 2
+    margin: float  # a point is at least this much nearer its own stroke than any other class's
     depth: int  # L, the number of weight matrices
-    width: int  # as Fig. 2
+    width: int  # hidden width at this depth
     lams: tuple[float, ...]  # with and without L2, as Fig. 2
     seeds: tuple[int, ...]  # one data set and one initialization per seed and lambda
     grid: int  # the class map is read on grid x grid points
-    pad: float  # the wider box: the data's box scaled by this about its centre
+    pads: tuple[float, ...]  # the boxes: the data's box scaled by each about its centre
+
+
+def stroke_distance(points: np.ndarray, amplitude: float, offset: float) -> np.ndarray:
+    """Each point's distance to the stroke x = offset + amplitude sin(pi y), y in [-1, 1]."""
+    y = np.linspace(-1.0, 1.0, STROKE_SAMPLES)
+    stroke = np.stack([offset + amplitude * np.sin(np.pi * y), y], axis=1)
+    gaps = points[:, None, :] - stroke[None]
+    return np.sqrt((gaps**2).sum(-1)).min(axis=1)
+
+
+def margin_classes(family: Family, classes: int, per_class: int, noise: float, margin: float, seed):
+    """Fig. 2's classes (translated inverted S's with Gaussian noise), each point kept only if
+    it lies at least `margin` nearer its own stroke than its neighbours' on either side, so that
+    training accuracy 1 is the nearest-stroke labelling and no point has to be memorised. The
+    outer classes are held to strokes one spacing out too, so that every class is the same
+    distribution translated. Points are drawn in rounds of `per_class` until a class has
+    enough. Returns (points (N, 2), labels (N,))."""
+    rng = rng_for(
+        "jacot2023", "fig2_study", family.amplitude, family.spacing, noise, margin, per_class, seed
+    )
+    kept = []
+    for c in range(classes):
+        offset = c * family.spacing
+        points = np.empty((0, 2))
+        for _ in range(100):
+            drawn = inverted_s(per_class, rng, family.amplitude, noise) + [offset, 0.0]
+            own = stroke_distance(drawn, family.amplitude, offset)
+            # strokes are translates that never cross: the nearest other is a neighbour
+            neighbour = np.minimum(
+                stroke_distance(drawn, family.amplitude, offset - family.spacing),
+                stroke_distance(drawn, family.amplitude, offset + family.spacing),
+            )
+            points = np.concatenate([points, drawn[neighbour - own >= margin]])
+            if len(points) >= per_class:
+                break
+        else:
+            raise ValueError(f"{family.name}: too few points keep a margin of {margin:g}")
+        kept.append(points[:per_class])
+    return np.concatenate(kept), np.repeat(np.arange(classes), per_class)
 
 
 def data_sets(cfg: StudyConfig):
     """Per seed: (points (N, 2), labels (N,)); the labels are the same for every seed."""
-    f = cfg.family
     return [
-        s_classes(cfg.classes, cfg.per_class, f.amplitude, f.spacing, cfg.noise, seed)
+        margin_classes(cfg.family, cfg.classes, cfg.per_class, cfg.noise, cfg.margin, seed)
         for seed in cfg.seeds
     ]
 
@@ -54,9 +105,42 @@ def box_grid(points: np.ndarray, size: int, pad: float) -> np.ndarray:
     return np.stack([gx.ravel(), gy.ravel()])
 
 
-def train(cfg: StudyConfig, phases, device="auto", log=None) -> pd.DataFrame:
+def map_size(grid: int, widest: float) -> int:
+    """Cells a side of the widest box's map: its cells as large as those of a grid x grid map
+    of the data's box, so that every box is read at one resolution."""
+    return int(round(grid * widest))
+
+
+def crop(label_map: np.ndarray, widest: float, pad: float) -> np.ndarray:
+    """The part of a map of the widest box that lies in the box scaled by `pad`."""
+    size = label_map.shape[0]
+    offsets = np.abs(np.linspace(-widest, widest, size))
+    inside = offsets <= pad * (1 + 1e-9)
+    return label_map[np.ix_(inside, inside)]
+
+
+def tripoints_per_box(label_map: np.ndarray, pads) -> list[int]:
+    return [count_tripoints(crop(label_map, max(pads), pad)) for pad in pads]
+
+
+def _snapshot_file(directory, cfg: StudyConfig, phases) -> Path | None:
+    """Where a job keeps the class maps read at four fifths of its steps, so that a killed job
+    resumed after that step by the engine's checkpointing still has them."""
+    if directory is None:
+        return None
+    digest = hashlib.sha256(repr((cfg, phases)).encode()).hexdigest()[:16]
+    return Path(directory) / f"maps-{digest}.npy"
+
+
+CHUNK = 20_000  # grid points a forward pass reads at once, to bound its memory
+
+
+def train(cfg: StudyConfig, phases, device="auto", log=None, snapshot_dir=None):
     """Every (seed, lambda) network of one depth and family, trained together, each on its
-    seed's data set. One row per network: fit, divergence, tripoints in both boxes."""
+    seed's data set. Returns one row per network (fit, divergence; the share of the widest box
+    whose class changed over the last fifth of the steps and whether any box's tripoint count
+    did), one row per network and box (its tripoints), and the class maps of the widest box
+    (networks, size, size) as int8."""
     dev = engine.pick_device(device)
     sets = data_sets(cfg)
     networks = [(seed, lam) for seed in cfg.seeds for lam in cfg.lams]
@@ -64,33 +148,75 @@ def train(cfg: StudyConfig, phases, device="auto", log=None) -> pd.DataFrame:
         np.stack([sets[cfg.seeds.index(seed)][0].T for seed, _ in networks]), device=dev
     )
     y = torch.tensor(sets[0][1], device=dev)
-    # Fig. 2's initializations (its train_panels derives them the same way)
     init = [derive_seed("jacot2023", "fig2", cfg.depth, cfg.width, lam, s) for s, lam in networks]
     widths = (2, *([cfg.width] * (cfg.depth - 1)), cfg.classes)
     model = engine.BatchedMLP(engine.NetworkConfig(widths, bias=True), init, dev, torch.float64)
-    config = engine.TrainConfig("cross_entropy", phases, log_every=phases[0].steps // 5)
+    widest, size = max(cfg.pads), map_size(cfg.grid, max(cfg.pads))
+    grid = np.stack([box_grid(sets[cfg.seeds.index(s)][0], size, widest) for s, _ in networks])
+
+    def class_maps() -> np.ndarray:
+        with torch.no_grad():
+            labels = [
+                model.forward(torch.tensor(grid[:, :, i : i + CHUNK], device=dev)).argmax(1)
+                for i in range(0, grid.shape[2], CHUNK)
+            ]
+        return torch.cat(labels, 1).cpu().numpy().astype(np.int8).reshape(-1, size, size)
+
+    total = sum(p.steps for p in phases)
+    settle_from = 4 * (total // 5)  # the watch reads the model every total // 5 steps
+    snapshot_file = _snapshot_file(snapshot_dir, cfg, phases)
+    snapshot = {}
+
+    def watch(step):
+        if step == settle_from:
+            snapshot["maps"] = class_maps()
+            if snapshot_file is not None:
+                snapshot_file.parent.mkdir(parents=True, exist_ok=True)
+                np.save(snapshot_file, snapshot["maps"])
+
+    config = engine.TrainConfig("cross_entropy", phases, log_every=total // 5)
     lams = [lam for _, lam in networks]
-    result = engine.train(model, x, y, lams, config, **({"log": log} if log else {}))
+    result = engine.train(model, x, y, lams, config, watch=watch, **({"log": log} if log else {}))
+    maps = class_maps()
     with torch.no_grad():
         accuracy = (model.forward(x).argmax(1) == y).double().mean(1).cpu().numpy()
-        counts = {}
-        for box, pad in (("box", 1.0), ("padded", cfg.pad)):
-            grid = np.stack(
-                [box_grid(sets[cfg.seeds.index(s)][0], cfg.grid, pad) for s, _ in networks]
-            )
-            labels = model.forward(torch.tensor(grid, device=dev)).argmax(1).cpu().numpy()
-            counts[box] = [count_tripoints(m.reshape(cfg.grid, cfg.grid)) for m in labels]
-    return pd.DataFrame(
-        {
-            "family": cfg.family.name,
-            "depth": cfg.depth,
-            "seed": [s for s, _ in networks],
-            "lam": lams,
+    if "maps" not in snapshot and snapshot_file is not None and snapshot_file.exists():
+        snapshot["maps"] = np.load(snapshot_file)  # read before a kill, by the job it resumes
+    counts = [tripoints_per_box(m, cfg.pads) for m in maps]
+    # no snapshot (a job killed between its save and its read at that step): unknown, NaN
+    before = snapshot.get("maps")
+    if before is None:
+        moved = changed = [np.nan] * len(networks)
+    else:
+        moved = list((before != maps).mean(axis=(1, 2)))
+        changed = [
+            float(tripoints_per_box(b, cfg.pads) != c) for b, c in zip(before, counts, strict=True)
+        ]
+    keys = {
+        "family": cfg.family.name,
+        "interleaved": cfg.family.interleaved,
+        "depth": cfg.depth,
+        "width": cfg.width,
+        "seed": [s for s, _ in networks],
+        "lam": lams,
+    }
+    runs = pd.DataFrame(
+        keys
+        | {
             "loss": result.loss,
             "objective": result.objective,
             "train_accuracy": accuracy,
+            "moved_last_fifth": moved,
+            "tripoints_changed_last_fifth": changed,
             **result.record(),
-            "tripoints_box": counts["box"],
-            "tripoints_padded": counts["padded"],
         }
     )
+    tripoints = pd.DataFrame(
+        [
+            {k: (v[i] if isinstance(v, list) else v) for k, v in keys.items()}
+            | {"pad": pad, "tripoints": counts[i][j]}
+            for i in range(len(networks))
+            for j, pad in enumerate(cfg.pads)
+        ]
+    )
+    return runs, tripoints, maps

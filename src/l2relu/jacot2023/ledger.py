@@ -335,29 +335,43 @@ def fig3_claims(summary: pd.DataFrame):
     return ms
 
 
-def fig2_study_claims(networks: pd.DataFrame, shallow: int, deep: int, pad: float):
+FIG2_STUDY = "jacot2023.fig2study"
+
+
+def fig2_study_claims(networks: pd.DataFrame, tripoints: pd.DataFrame, shallow: int, deep: int):
     """The Fig. 2 study: per family, box and lambda, the tripoints of the shallow and of the
-    deep networks, one value per seed; a network that does not fit its training set
-    (accuracy 1) is left out by the registry's precondition, and counted."""
+    deep networks, one value per seed (a network that does not fit its training set, accuracy
+    1, is left out by the registry's precondition, and counted); a family whose S's do not
+    interleave reads only the deep networks, under its own id. Per family, depth and lambda,
+    whether any network's tripoint count in any box changed over the last fifth of the steps."""
     ms = []
-    claim_id = {
-        shallow: "jacot2023.fig2study.tripoints_shallow",
-        deep: "jacot2023.fig2study.tripoints_deep",
-    }
-    for (family, depth, lam), runs in networks.groupby(["family", "depth", "lam"], sort=True):
-        if depth not in claim_id:
+    keys = ["family", "depth", "lam", "seed"]
+    runs = networks.set_index(keys)
+    for (family, depth, lam, pad), counts in tripoints.groupby(
+        ["family", "depth", "lam", "pad"], sort=True
+    ):
+        mine = runs.loc[[tuple(k) for k in counts.sort_values("seed")[keys].values]]
+        interleaved = bool(mine.interleaved.iloc[0])
+        if depth not in (shallow, deep) or (depth == shallow and not interleaved):
             continue
-        runs = runs.sort_values("seed")
-        for box in ("box", "padded"):
-            where = f"{pad:g}x box" if box == "padded" else "data box"
-            ms.append(
-                measured(
-                    claim_id[depth],
-                    list(runs[f"tripoints_{box}"]),
-                    f"{family}, {where}, L = {depth}, lambda = {lam:g}",
-                    meets={"fits": _fits(runs)},
-                )
+        claim_id = f"{FIG2_STUDY}.tripoints_{'shallow' if depth == shallow else 'deep'}"
+        where = "data box" if pad == 1 else f"{pad:g}x box"
+        ms.append(
+            measured(
+                claim_id if interleaved else f"{FIG2_STUDY}.tripoints_deep_not_interleaved",
+                list(counts.sort_values("seed").tripoints),
+                f"{family}, {where}, L = {depth}, lambda = {lam:g}",
+                meets={"fits": _fits(mine)},
             )
+        )
+    for (family, depth, lam), mine in networks.groupby(["family", "depth", "lam"], sort=True):
+        ms.append(
+            measured(
+                f"{FIG2_STUDY}.tripoints_settled",
+                list(mine.sort_values("seed").tripoints_changed_last_fifth),
+                f"{family}, L = {depth}, lambda = {lam:g}",
+            )
+        )
     return ms
 
 
