@@ -130,6 +130,17 @@ def checkpointing(directory, every_s: float):
     shutil.rmtree(directory, ignore_errors=True)
 
 
+def resume_file(directory, stem: str, suffix: str, computation) -> Path | None:
+    """A file in a job's resume directory for what a `watch` reads while the job trains, so
+    that a killed job resumed from its checkpoint keeps what was read before the kill; named by
+    the computation (a repr-able description), so that a job finds only its own. None where
+    there is no resume directory. It goes with the directory when the job succeeds."""
+    if directory is None:
+        return None
+    digest = hashlib.sha256(repr(computation).encode()).hexdigest()[:16]
+    return Path(directory) / f"{stem}-{digest}{suffix}"
+
+
 def _fingerprint(tensors, config: TrainConfig) -> str:
     digest = hashlib.sha256(repr((config.loss, config.phases, config.dtype)).encode())
     digest.update(code_version().encode())

@@ -5,9 +5,7 @@ widest box, at the cell size of Fig. 2's grid over the data's box, and each smal
 crop of it; the maps are saved. Whether the tripoints have settled is read by counting them
 again four fifths of the way through training."""
 
-import hashlib
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -123,15 +121,6 @@ def tripoints_per_box(label_map: np.ndarray, pads) -> list[int]:
     return [count_tripoints(crop(label_map, max(pads), pad)) for pad in pads]
 
 
-def _snapshot_file(directory, cfg: StudyConfig, phases) -> Path | None:
-    """Where a job keeps the class maps read at four fifths of its steps, so that a killed job
-    resumed after that step by the engine's checkpointing still has them."""
-    if directory is None:
-        return None
-    digest = hashlib.sha256(repr((cfg, phases)).encode()).hexdigest()[:16]
-    return Path(directory) / f"maps-{digest}.npy"
-
-
 CHUNK = 20_000  # grid points a forward pass reads at once, to bound its memory
 
 
@@ -164,7 +153,8 @@ def train(cfg: StudyConfig, phases, device="auto", log=None, snapshot_dir=None):
 
     total = sum(p.steps for p in phases)
     settle_from = 4 * (total // 5)  # the watch reads the model every total // 5 steps
-    snapshot_file = _snapshot_file(snapshot_dir, cfg, phases)
+    # the maps read at four fifths of the steps, kept for a job resumed after that read
+    snapshot_file = engine.resume_file(snapshot_dir, "maps", ".npy", (cfg, phases))
     snapshot = {}
 
     def watch(step):

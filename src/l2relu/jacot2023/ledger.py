@@ -350,7 +350,8 @@ def fig2_study_claims(networks: pd.DataFrame, tripoints: pd.DataFrame, shallow: 
     for (family, depth, lam, pad), counts in tripoints.groupby(
         ["family", "depth", "lam", "pad"], sort=True
     ):
-        mine = runs.loc[[tuple(k) for k in counts.sort_values("seed")[keys].values]]
+        counts = counts.sort_values("seed")
+        mine = runs.loc[[tuple(k) for k in counts[keys].values]]
         interleaved = bool(mine.interleaved.iloc[0])
         if depth not in (shallow, deep) or (depth == shallow and not interleaved):
             continue
@@ -359,7 +360,7 @@ def fig2_study_claims(networks: pd.DataFrame, tripoints: pd.DataFrame, shallow: 
         ms.append(
             measured(
                 claim_id if interleaved else f"{FIG2_STUDY}.tripoints_deep_not_interleaved",
-                list(counts.sort_values("seed").tripoints),
+                list(counts.tripoints),
                 f"{family}, {where}, L = {depth}, lambda = {lam:g}",
                 meets={"fits": _fits(mine)},
             )

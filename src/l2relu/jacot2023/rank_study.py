@@ -3,9 +3,7 @@ scale of the data's g and h, lambda, depth). Every lambda and seed of one (scale
 together, ||W||^2/L traced while they train; then per network Prop. 3's floor, the middle
 layers' ranks and the Jacobian's."""
 
-import hashlib
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -38,21 +36,11 @@ class StudyFit:
 TRACE_COLUMNS = ["network", "step", "norm_per_layer"]
 
 
-def _trace_file(directory, cfg: StudyFit, task: LatentTask) -> Path | None:
-    """Where a job keeps its trace while it trains, so that a killed job resumed by the
-    engine's checkpointing keeps the points traced before it stopped: one file per
-    computation (its config and task), in the job's resume directory."""
-    if directory is None:
-        return None
-    digest = hashlib.sha256(repr((cfg, task)).encode()).hexdigest()[:16]
-    return Path(directory) / f"trace-{digest}.csv"
-
-
 def fit(task: LatentTask, cfg: StudyFit, device="auto", trace_dir=None):
     """Train len(lams) x len(seeds) networks on the task's training points. A seed starts from
     the initialization Fig. 1's network of that seed, depth and size starts from, whatever its
     lambda. Returns the stacked arrays, one summary row per network and the norm trace (long:
-    network, step, norm_per_layer), kept in trace_dir while training (see _trace_file)."""
+    network, step, norm_per_layer), kept in trace_dir while training (engine.resume_file)."""
     torch.set_flush_denormal(True)
     dev = engine.pick_device(device)
     dtype = getattr(torch, cfg.dtype)
@@ -63,7 +51,7 @@ def fit(task: LatentTask, cfg: StudyFit, device="auto", trace_dir=None):
     inits = [init_seed(cfg.depth, cfg.width, cfg.n_train, s) for _, s in grid]
     widths = (task.d_in, *([cfg.width] * (cfg.depth - 1)), task.d_out)
     model = engine.BatchedMLP(engine.NetworkConfig(widths, bias=True), inits, dev, dtype)
-    trace_file = _trace_file(trace_dir, cfg, task)
+    trace_file = engine.resume_file(trace_dir, "trace", ".csv", (cfg, task))
     kept = trace_file is not None and trace_file.exists()
     trace = pd.read_csv(trace_file).values.tolist() if kept else []
 
