@@ -6,7 +6,9 @@
 #   OUT=/some/folder bash benchmarks/gpu_paper_build.sh
 # OUT receives env.txt (machine, GPU, versions), timeline.txt, twice.txt (the comparison, file
 # by file), twice_log.txt and main.tgz.* (results, logs and Snakemake's logs, in 15 MB parts);
-# benchmarks/target_times.py reads the wall time per target from the Snakemake logs.
+# benchmarks/target_times.py reads the wall time per target from the Snakemake logs. A build
+# stopped at LIMIT goes on where it stopped when run again in the same tree: each training
+# resumes from its checkpoint, and ends as an uninterrupted one would.
 set -u
 : "${OUT:?set OUT to the folder that receives what the build leaves}"
 mkdir -p "$OUT"
@@ -16,9 +18,11 @@ DEVICE=${DEVICE:-cuda}
 OVERLAY=${OVERLAY:-config/paper.yaml}
 MAIN=${MAIN:-jacot2023_fig1,jacot2022_fig1,chen2024_theory,jacot2023_fig2,jacot2023_krr,jacot2022_theory}
 FIRST=${FIRST:-jacot2023_fig1 jacot2022_fig1 chen2024_theory jacot2023_fig2}
-EXTRA=${EXTRA:-timor2022_theory}
+EXTRA=${EXTRA-timor2022_theory}  # EXTRA= (empty): none
 TWICE=${TWICE:-jacot2022_fig1}
 CORES=${CORES:-13}
+# the repeat is compared with the main build's outputs, so it must be one of its targets
+case ",$MAIN," in *",$TWICE,"*) ;; *) echo "TWICE ($TWICE) is not one of MAIN ($MAIN)" >&2; exit 2 ;; esac
 # a fixed date in the figures' metadata, so that two builds' figures can be compared byte for byte
 export PYTHONUNBUFFERED=1 SOURCE_DATE_EPOCH=1764115200
 left() { echo $((LIMIT - ($(date +%s) - T0))); }
@@ -66,7 +70,7 @@ build() {  # targets (comma-separated), cores, log name
   stamp "$3 end rc $?"
 }
 build "$MAIN" "$CORES" main
-build "$MAIN,$EXTRA" $((CORES + 2)) extra
+[ -n "$EXTRA" ] && build "$MAIN,$EXTRA" $((CORES + 2)) extra
 wait
 stamp "twice end: $(tail -1 /tmp/b.log)"
 
@@ -107,6 +111,11 @@ PY
 cp /tmp/b.log "$OUT/twice_log.txt"
 stamp "compared: $(grep -c ^same "$OUT/twice.txt") same, $(grep -c ^DIFFERS "$OUT/twice.txt") differ: $(grep ^DIFFERS "$OUT/twice.txt" | tr "\n" " ")"
 [ "$mps" = on ] && echo quit | timeout 10 nvidia-cuda-mps-control
-tar czf /tmp/main.tgz results logs logs_*.txt .snakemake/log figures 2>/dev/null
+# checkpoints of unfinished trainings stay behind; model archives too if the rest is over the limit
+tar czf /tmp/main.tgz --exclude='*.resume' results logs logs_*.txt .snakemake/log figures 2>/dev/null
+if [ "$(stat -c %s /tmp/main.tgz)" -gt 58000000 ]; then
+  tar czf /tmp/main.tgz --exclude='*.resume' --exclude='model.pt' results logs logs_*.txt \
+    .snakemake/log figures 2>/dev/null
+fi
 split -b 15m /tmp/main.tgz "$OUT/main.tgz."
 stamp "packed $(du -h /tmp/main.tgz | cut -f1)"
