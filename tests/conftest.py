@@ -92,3 +92,26 @@ def judged(measurements, every_entry=True):
         keys.append(key if r.primary else f"{key}|{r.reading}")
     rows.index = keys
     return rows
+
+
+def killed_and_resumed(monkeypatch, resume, step, run):
+    """run() inside checkpointing into `resume`, killed just after the training's read at
+    `step`, then run() again, resumed from its checkpoint; returns what the second gives."""
+    from l2relu import engine
+
+    train = engine.train
+
+    def killed(*args, watch, **kwargs):
+        def dying(done):
+            watch(done)
+            if done == step:
+                raise KeyboardInterrupt
+
+        return train(*args, watch=dying, **kwargs)
+
+    monkeypatch.setattr(engine, "train", killed)
+    with pytest.raises(KeyboardInterrupt), engine.checkpointing(resume, every_s=0):
+        run()
+    monkeypatch.setattr(engine, "train", train)
+    with engine.checkpointing(resume, every_s=0):
+        return run()

@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO, judged
+from conftest import REPO, judged, killed_and_resumed
 
 from l2relu.jacot2022 import theory
 from l2relu.plateau import (
@@ -407,9 +407,9 @@ def test_the_fig1_study_trains_fig1s_networks_in_the_span_of_the_inputs():
     cfg = fig1.Fig1Config((4, 5, 6), 6, lam=0.05, lr=0.3, steps=200, seed=2, log_every=0)
     _, full, summary = fig1.train(cfg, data)
     study = fig1_study.StudyConfig(
-        (4, 5, 6), 6, lam=0.05, lr=0.3, steps=200, inputs="raw", seeds=(1, 2), log_every=0
+        (4, 5, 6), 6, lam=0.05, lr=0.3, steps=200, inputs="raw", seeds=(1, 2), log_every=40
     )
-    arrays, runs, reduced = fig1_study.train(study, data["x_train"].T, data["y_train"])
+    arrays, _, runs, reduced = fig1_study.train(study, data["x_train"].T, data["y_train"])
     assert reduced.shape == (9, 9)  # 9 points span 9 of the 30 dimensions
     x = torch.tensor(data["x_train"].T)
     z_full = forces.representations(
@@ -430,6 +430,57 @@ def test_the_fig1_study_trains_fig1s_networks_in_the_span_of_the_inputs():
     np.testing.assert_allclose(centred.mean(axis=1), 0, atol=1e-15)
     with pytest.raises(ValueError, match="unknown inputs"):
         fig1_study.prepared_inputs(data["x_train"].T, "whitened")
+
+
+def _fig1_study_data():
+    rng = np.random.default_rng(3)
+    return {"x_train": rng.uniform(size=(9, 30)), "y_train": np.repeat([4, 5, 6], 3)}
+
+
+def test_the_fig1_study_keeps_its_networks_at_four_fifths_of_the_steps():
+    """What the study keeps at four fifths of a schedule (weights and full objective) is what a
+    training of four fifths of the steps ends with; a log_every that misses that step, or none,
+    is refused."""
+    from dataclasses import replace
+
+    from l2relu.jacot2022 import fig1_study
+
+    data = _fig1_study_data()
+    cfg = fig1_study.StudyConfig(
+        (4, 5, 6), 6, lam=0.05, lr=0.3, steps=200, inputs="raw", seeds=(1, 2), log_every=40
+    )
+    _, kept, runs, _ = fig1_study.train(cfg, data["x_train"].T, data["y_train"], "cpu")
+    shorter, _, shorter_runs, _ = fig1_study.train(
+        replace(cfg, steps=160, log_every=32), data["x_train"].T, data["y_train"], "cpu"
+    )
+    for name, value in shorter.items():
+        np.testing.assert_array_equal(kept[name], value)
+    np.testing.assert_allclose(runs.objective_four_fifths, shorter_runs.objective, rtol=1e-12)
+    assert (runs.objective < runs.objective_four_fifths).all()  # GD still descends here
+    for every in (0, 30):
+        with pytest.raises(ValueError, match="four fifths"):
+            replace(cfg, log_every=every)
+
+
+def test_the_fig1_studys_four_fifths_read_survives_a_job_killed_after_it(tmp_path, monkeypatch):
+    """The networks kept at four fifths of the steps go to the resume directory: a job killed
+    after keeping them and resumed ends with the same arrays, kept arrays and records as one
+    run straight through."""
+    from l2relu.jacot2022 import fig1_study
+
+    data = _fig1_study_data()
+    cfg = fig1_study.StudyConfig(
+        (4, 5, 6), 6, lam=0.05, lr=0.3, steps=100, inputs="centred", seeds=(0,), log_every=20
+    )
+    x, y = data["x_train"].T, data["y_train"]
+    straight = fig1_study.train(cfg, x, y, "cpu")
+    resume = tmp_path / "resume"
+    resumed = killed_and_resumed(
+        monkeypatch, resume, 80, lambda: fig1_study.train(cfg, x, y, "cpu", keep_dir=resume)
+    )
+    for a, b in zip(straight[:2], resumed[:2], strict=True):
+        assert a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a)
+    pd.testing.assert_frame_equal(resumed[2], straight[2])
 
 
 def test_the_fig1_study_scores_rays_and_the_neurons_the_relu_never_cuts():
@@ -466,7 +517,9 @@ def test_the_fig1_study_reads_no_rays_in_a_layer_of_too_few_neurons():
     assert not np.isnan(fig1_study.layer_scores(few[:1].repeat(4, 0), 3, DEGREES)["mass_on_ray"])
     rows = pd.DataFrame(
         [
-            {"inputs": "raw", "lam": 0.01, "seed": s, "layer": layer, "collapsed": False}
+            {"inputs": "raw", "lam": 0.01, "lr": 0.5, "steps": 100, "seed": s, "layer": layer}
+            | {"collapsed": False, "objective": 1.0, "objective_four_fifths": 1.0}
+            | {"mass_on_ray": 1.0, "mass_on_ray_four_fifths": 1.0}
             | {"active_neurons": 3 if s == 0 else 14, "always_active_neurons": 2}
             | {"always_active_mass": 0.5}
             | {f"mass_on_ray: {r}": np.nan if s == 0 else 1.0 for r in RAYS}
@@ -484,6 +537,40 @@ def test_the_fig1_study_reads_no_rays_in_a_layer_of_too_few_neurons():
     z2 = measured[(measured.claim_id == "jacot2022.fig1study.z2_rays")]
     (found,) = z2[z2.reading == from_data].reproduced_value
     assert "(rays found 3 [3, 3]" in found  # the rays the reading found, in a detail of its own
+
+
+def test_the_fig1_studys_settling_checks_fail_on_a_network_still_moving():
+    """Per setting: one network whose objective fell 5% over its last fifth, or whose Z1 share
+    on rays moved by 0.3, fails the check that every other network passes; a layer the ray rows
+    leave out is not read, and the row says so."""
+    from l2relu.jacot2022 import ledger
+
+    def setting(lam, fell, moved):
+        return [
+            {"inputs": "centred", "lam": lam, "lr": 0.2, "steps": 100, "seed": s, "layer": layer}
+            | {"collapsed": False, "active_neurons": 2 if s == 3 else 12}
+            | {"always_active_neurons": 0, "always_active_mass": 0.0}
+            | {"objective": 1.0, "objective_four_fifths": 1.0 + (fell if s == 0 else 0.0)}
+            | {"mass_on_ray": 0.5}
+            | {"mass_on_ray_four_fifths": 0.5 + (moved if (s, layer) == (1, 1) else 0.0)}
+            | {f"mass_on_ray: {r}": 0.5 for r in RAYS}
+            | {f"mass_on_ray_plane: {r}": 0.5 for r in RAYS}
+            | {f"rays: {r}": 3 for r in RAYS}
+            for s in range(4)
+            for layer in (1, 2)
+        ]
+
+    rows = pd.DataFrame(setting(0.01, 0.0, 0.0) + setting(0.1, 0.05, 0.3))
+    measured = judged(ledger.fig1_study_claims(rows, 3, RAYS), every_entry=False)
+    status = measured.status
+    for lam, verdict in ((0.01, "pass"), (0.1, "mixed")):  # mixed: some networks settled
+        case = f"centred inputs, lambda = {lam:g}, GD step 0.2 x 100"
+        assert status[f"jacot2022.fig1study.objective_settled|{case}"] == verdict
+        assert status[f"jacot2022.fig1study.rays_settled|{case}, Z1"] == verdict
+        assert status[f"jacot2022.fig1study.rays_settled|{case}, Z2"] == "pass"  # Z2 unmoved
+    moved = measured[measured.claim_id == "jacot2022.fig1study.rays_settled"]
+    assert (moved.n_seeds == 3).all()  # the 2-neuron layer is not read
+    assert moved.reproduced_value.str.contains("1 network").all()
 
 
 def test_the_fig1_study_calls_a_constant_network_collapsed():

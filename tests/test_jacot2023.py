@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO, judged
+from conftest import REPO, judged, killed_and_resumed
 
 from l2relu.jacot2023 import autoencoders, classes, krr, ledger, rank, regression
 from l2relu.jacot2023.data import LatentTask, curve_points, curve_polyline, s_classes
@@ -240,29 +240,6 @@ def test_each_rank_reading_reads_its_own_rank():
     assert rank.read_rank(s, "threshold", rel_tol=1e-3) == 5
     with pytest.raises(ValueError, match="rank rule"):
         rank.read_rank(s, "elbow")
-
-
-def killed_and_resumed(monkeypatch, resume, step, run):
-    """run() inside checkpointing into `resume`, killed just after the training's read at
-    `step`, then run() again, resumed from its checkpoint; returns what the second gives."""
-    from l2relu import engine
-
-    train = engine.train
-
-    def killed(*args, watch, **kwargs):
-        def dying(done):
-            watch(done)
-            if done == step:
-                raise KeyboardInterrupt
-
-        return train(*args, watch=dying, **kwargs)
-
-    monkeypatch.setattr(engine, "train", killed)
-    with pytest.raises(KeyboardInterrupt), engine.checkpointing(resume, every_s=0):
-        run()
-    monkeypatch.setattr(engine, "train", train)
-    with engine.checkpointing(resume, every_s=0):
-        return run()
 
 
 def test_the_rank_studys_norm_trace_survives_a_killed_and_resumed_job(tmp_path, monkeypatch):

@@ -100,6 +100,21 @@ def chen2024_problem(chen: dict) -> str | None:
     return None
 
 
+def jacot2022_problem(jacot: dict) -> str | None:
+    """The Fig. 1 study reads its networks a second time at four fifths of each schedule's
+    steps, at a progress line: fig1.log_every must divide that step."""
+    every = jacot["fig1"]["log_every"]
+    for i, schedule in enumerate(jacot["fig1_study"]["schedules"]):
+        read_at = 4 * (schedule["steps"] // 5)
+        if every == 0 or read_at % every:
+            return (
+                f"config key jacot2022.fig1_study.schedules[{i}].steps: four fifths of it "
+                f"({read_at}) is not a multiple of jacot2022.fig1.log_every ({every}), where "
+                "the study reads whether training had settled"
+            )
+    return None
+
+
 def jacot2023_problem(jacot: dict) -> str | None:
     """Cross-field checks the schema cannot express."""
     task = jacot["task"]

@@ -16,7 +16,7 @@ def steps_per_job(config: dict) -> dict[str, int]:
         "train_timor2022_fig1": timor["fig1"]["steps"],
         "train_timor2022_deep": deep["adam_steps"] + deep["gd_steps"],
         "train_jacot2022_fig1": j22["fig1"]["steps"],
-        "train_jacot2022_fig1_study": j22["fig1"]["steps"],
+        "train_jacot2022_fig1_study": max(s["steps"] for s in j22["fig1_study"]["schedules"]),
         "train_jacot2022_fig2": max(
             fig2[data]["adam_steps"] + fig2[data]["gd_steps"] for data in ("mnist", "teacher")
         ),

@@ -26,6 +26,7 @@ from l2relu.codedeps import imported_files
 from l2relu.configcheck import (
     chen2024_problem,
     explain,
+    jacot2022_problem,
     jacot2023_problem,
     mnist_problem,
     mnist_subsets,
@@ -58,6 +59,8 @@ def _check_config():
         problem = mnist_problem(config)
     if problem is None:
         problem = chen2024_problem(config["chen2024"])
+    if problem is None:
+        problem = jacot2022_problem(config["jacot2022"])
     if problem is None:
         problem = jacot2023_problem(config["jacot2023"])
     if problem is None:

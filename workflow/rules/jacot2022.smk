@@ -200,11 +200,28 @@ rule aggregate_jacot2022_fig1:
 
 J22_STUDY = config["jacot2022"]["fig1_study"]
 J22_STUDY_SEEDS = seed_range(J22_FIG1["seed"], J22_STUDY["n_seeds"])
-# One job per setting (inputs, lambda): every seed of it trained together.
-J22_STUDY_RUN = "jacot2022/fig1_study/{{inputs}}/w{width}_d3_lam{{lam}}_s{seeds}".format(
-    width=J22_FIG1["width"], seeds=J22_STUDY_SEEDS
+# One job per setting (inputs, lambda, GD schedule): every seed of it trained together.
+J22_STUDY_RUN = (
+    "jacot2022/fig1_study/{{inputs}}/w{width}_d3_lam{{lam}}_lr{{lr}}_t{{steps}}_s{seeds}".format(
+        width=J22_FIG1["width"], seeds=J22_STUDY_SEEDS
+    )
 )
 J22_STUDY_LAMS = [fmt_lam(lam) for lam in J22_STUDY["lams"]]
+J22_STUDY_SCHEDULES = {(fmt_lam(s["lr"]), str(s["steps"])): s for s in J22_STUDY["schedules"]}
+# every setting's wildcards, for the aggregation's inputs
+J22_STUDY_SETTINGS = dict(
+    zip(
+        ("inputs", "lam", "lr", "steps"),
+        zip(
+            *[
+                (inputs, lam, lr, steps)
+                for inputs in J22_STUDY["inputs"]
+                for lam in J22_STUDY_LAMS
+                for lr, steps in J22_STUDY_SCHEDULES
+            ]
+        ),
+    )
+)
 
 
 rule train_jacot2022_fig1_study:
@@ -221,6 +238,8 @@ rule train_jacot2022_fig1_study:
     wildcard_constraints:
         inputs="|".join(J22_STUDY["inputs"]),
         lam="|".join(map(re.escape, J22_STUDY_LAMS)),
+        lr="|".join(map(re.escape, {lr for lr, _ in J22_STUDY_SCHEDULES})),
+        steps="|".join({steps for _, steps in J22_STUDY_SCHEDULES}),
     conda:
         ENV
     threads: 1
@@ -233,7 +252,8 @@ rule train_jacot2022_fig1_study:
             "lam": J22_STUDY["lams"][J22_STUDY_LAMS.index(wc.lam)],
             "inputs": wc.inputs,
             "seeds": seed_list(J22_FIG1["seed"], J22_STUDY["n_seeds"]),
-        },
+        }
+        | J22_STUDY_SCHEDULES[(wc.lr, wc.steps)],
         device=config["device"],
     script:
         "../scripts/train_jacot2022_fig1_study.py"
@@ -242,15 +262,9 @@ rule train_jacot2022_fig1_study:
 rule aggregate_jacot2022_fig1_study:
     input:
         checkpoints=expand(
-            rules.train_jacot2022_fig1_study.output.checkpoint,
-            inputs=J22_STUDY["inputs"],
-            lam=J22_STUDY_LAMS,
+            rules.train_jacot2022_fig1_study.output.checkpoint, zip, **J22_STUDY_SETTINGS
         ),
-        runs=expand(
-            rules.train_jacot2022_fig1_study.output.runs,
-            inputs=J22_STUDY["inputs"],
-            lam=J22_STUDY_LAMS,
-        ),
+        runs=expand(rules.train_jacot2022_fig1_study.output.runs, zip, **J22_STUDY_SETTINGS),
         registry=claims_registry("jacot2022_fig1_study"),
         code=script_code("aggregate_jacot2022_fig1_study"),
     output:
@@ -408,10 +422,12 @@ register_target(
 
 register_target(
     "jacot2022_fig1_study",
-    "jacot2022 Fig. 1 study: the neurons' rays over many seeds, raw and centred inputs, several lambda",
+    "jacot2022 Fig. 1 study: the neurons' rays over many seeds, raw and centred inputs, several lambda and GD schedules",
     tables=dict(
         networks=rules.aggregate_jacot2022_fig1_study.output.networks,
     ),
     ray_angle_deg=reading_parameter(J22_STUDY_RAYS, "angle_deg"),
+    ray_readings=readings_parameters(J22_STUDY_RAYS),
     ray_share_bar=claim_floor(J22_STUDY_RAYS),
+    settled_bar=claim_ceiling("jacot2022.fig1study.rays_settled"),
 )

@@ -10,7 +10,7 @@ import torch  # noqa: E402
 
 from l2relu.engine import checkpointing  # noqa: E402
 from l2relu.io import save_checkpoint, write_table  # noqa: E402
-from l2relu.jacot2022.fig1_study import StudyConfig, train  # noqa: E402
+from l2relu.jacot2022.fig1_study import KEPT, StudyConfig, train  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 config = snakemake.params.config
@@ -18,12 +18,18 @@ cfg = StudyConfig(**config | {"digits": tuple(config["digits"]), "seeds": tuple(
 # a killed job resumes from its last save on the next run; the saves go once the outputs are in
 with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s"]):
     data = np.load(snakemake.input.data)
-    arrays, runs, reduced = train(cfg, data["x_train"].T, data["y_train"], snakemake.params.device)
+    arrays, kept, runs, reduced = train(
+        cfg,
+        data["x_train"].T,
+        data["y_train"],
+        snakemake.params.device,
+        keep_dir=snakemake.params.resume,
+    )
     print(runs.to_string(), file=sys.stderr)
     save_checkpoint(
         snakemake.output.checkpoint,
         config=config,
         seed=list(cfg.seeds),
-        arrays=arrays | {"inputs": reduced},
+        arrays=arrays | {f"{KEPT}{k}": v for k, v in (kept or {}).items()} | {"inputs": reduced},
     )
     write_table(runs, snakemake.output.runs)

@@ -9,6 +9,9 @@ reduced inputs Q^T X moves a first layer started at W_1 Q, while the rest, W_1 (
 receives no data gradient and only decays by (1 - 2 lambda lr) a step. So the reduced
 training gives every representation of the full one at about a tenth of the cost, and the full
 objective is the reduced one plus lambda times the decayed rest's squared norm.
+
+Whether training has settled is read at four fifths of the steps: the weights are kept there
+(`train`'s second arrays), and the objective and the shares on rays are read at both points.
 """
 
 from dataclasses import dataclass
@@ -23,6 +26,8 @@ from l2relu.jacot2022.fig1 import computes_a_constant, reading_angles
 from l2relu.seeding import derive_seed
 
 INPUTS = ("raw", "centred")
+# the prefix of the arrays kept at four fifths of the steps, beside the final ones
+KEPT = "four_fifths_"
 
 
 @dataclass(frozen=True)
@@ -30,11 +35,18 @@ class StudyConfig:
     digits: tuple[int, ...]  # Fig. 1's classes
     width: int  # both hidden layers, as Fig. 1
     lam: float  # L2 coefficient of this job (Fig. 1's and the study's others)
-    lr: float  # full-batch GD step, as Fig. 1
-    steps: int  # GD steps, as Fig. 1
+    lr: float  # full-batch GD step (the study's own: smaller than Fig. 1's, for more steps)
+    steps: int  # GD steps; the weights are also kept at four fifths of them
     inputs: str  # "raw" (the paper's pixels) or "centred" (minus their mean over the N points)
     seeds: tuple[int, ...]  # Fig. 1's seeds: the initializations of Fig. 1's networks
-    log_every: int
+    log_every: int  # steps between progress lines; divides four fifths of the steps
+
+    def __post_init__(self):
+        if self.log_every <= 0 or (4 * (self.steps // 5)) % self.log_every:
+            raise ValueError(
+                f"log_every {self.log_every} does not divide four fifths of the steps "
+                f"({4 * (self.steps // 5)}), where training is read a second time"
+            )
 
 
 def prepared_inputs(x: np.ndarray, inputs: str) -> np.ndarray:
@@ -50,10 +62,15 @@ def input_span(x: np.ndarray) -> np.ndarray:
     return u[:, : int((s > s[0] * 1e-12).sum())]
 
 
-def train(cfg: StudyConfig, x: np.ndarray, labels: np.ndarray, device="auto", log=None):
+def train(
+    cfg: StudyConfig, x: np.ndarray, labels: np.ndarray, device="auto", log=None, keep_dir=None
+):
     """Fig. 1's network from each seed, trained in the inputs' span, all seeds in one batch.
-    Returns arrays (w1 acting on the reduced inputs `x`, stacked over seeds), one record per
-    seed (loss, full objective, divergence) and the reduced inputs."""
+    Returns arrays (w1 acting on the reduced inputs `x`, stacked over seeds), the same arrays at
+    four fifths of the steps (kept in `keep_dir`, the job's resume directory, for a job resumed
+    after that point; None if a job was killed between reaching it and keeping it), one record
+    per seed (loss and full objective at the end and at four fifths, divergence) and the
+    reduced inputs."""
     dev = engine.pick_device(device)
     inputs = prepared_inputs(x, cfg.inputs)
     basis = input_span(inputs)
@@ -69,28 +86,56 @@ def train(cfg: StudyConfig, x: np.ndarray, labels: np.ndarray, device="auto", lo
     model = engine.BatchedMLP.from_weights([w1 @ q, *full.weights[1:]], full.biases, bias=True)
     phases = (engine.Phase("gd", cfg.lr, cfg.steps),)
     config = engine.TrainConfig("cross_entropy", phases, log_every=cfg.log_every)
+    xr = torch.tensor(reduced, device=dev)
+    keep_from = 4 * (cfg.steps // 5)
+    keep_file = engine.resume_file(keep_dir, "four_fifths", ".npz", cfg)
+    kept = {}
+
+    def watch(step):
+        if step == keep_from:
+            kept.update(_arrays(model) | _objective(model, xr, y, cfg.lam))
+            if keep_file is not None:
+                keep_file.parent.mkdir(parents=True, exist_ok=True)
+                np.savez(keep_file, **kept)
+
     result = engine.train(
-        model,
-        torch.tensor(reduced, device=dev),
-        y,
-        cfg.lam,
-        config,
-        **({"log": log} if log else {}),
+        model, xr, y, cfg.lam, config, watch=watch, **({"log": log} if log else {})
     )
-    decayed = (1 - 2 * cfg.lam * cfg.lr) ** (2 * result.steps) * rest_sq.cpu().numpy()
-    arrays = {f"w{i + 1}": w.detach().cpu().numpy() for i, w in enumerate(model.weights)}
-    arrays |= {f"b{i + 1}": b.detach().cpu().numpy() for i, b in enumerate(model.biases)}
+    if not kept and keep_file is not None and keep_file.exists():
+        kept.update(np.load(keep_file))  # kept before a kill, by the job this one resumes
+    decay = (1 - 2 * cfg.lam * cfg.lr) ** 2
+    rest = rest_sq.cpu().numpy()
+    before = kept.pop("objective", np.full(len(cfg.seeds), np.nan))  # NaN: not kept
     records = pd.DataFrame(
         {
             "inputs": cfg.inputs,
             "lam": cfg.lam,
+            "lr": cfg.lr,
+            "steps": cfg.steps,
             "seed": list(cfg.seeds),
             "loss": result.loss,
-            "objective": result.objective + cfg.lam * decayed,
+            "objective": result.objective + cfg.lam * decay**result.steps * rest,
+            "objective_four_fifths": before + cfg.lam * decay**keep_from * rest,
             **result.record(),
         }
     )
-    return arrays, records, reduced
+    return _arrays(model), (kept or None), records, reduced
+
+
+def _arrays(model: engine.BatchedMLP) -> dict:
+    """The weights and biases as they are now: copies (on the CPU a tensor's numpy() is a view
+    of it, which training would go on changing)."""
+    arrays = {f"w{i + 1}": w.detach().cpu().numpy().copy() for i, w in enumerate(model.weights)}
+    return arrays | {
+        f"b{i + 1}": b.detach().cpu().numpy().copy() for i, b in enumerate(model.biases)
+    }
+
+
+def _objective(model: engine.BatchedMLP, x: torch.Tensor, y: torch.Tensor, lam: float) -> dict:
+    """{"objective": (B,)} of the reduced networks: cross-entropy + lam ||theta||^2."""
+    with torch.no_grad():
+        loss = engine.network_losses(model.forward(x), y, "cross_entropy")
+        return {"objective": (loss + lam * model.squared_norm()).cpu().numpy()}
 
 
 def layer_scores(z: np.ndarray, n_rays: int, ray_readings: dict) -> dict:
@@ -153,3 +198,19 @@ def scores(arrays: dict, reduced: np.ndarray, n_rays: int, ray_readings: dict) -
                 | layer_scores(zs[layer - 1].numpy(), n_rays, ray_readings)
             )
     return pd.DataFrame(rows)
+
+
+def settled_scores(arrays: dict, n_rays: int, ray_readings: dict) -> pd.DataFrame:
+    """`scores` of a job's networks at the end (arrays as the job saved them: the final ones,
+    those kept at four fifths under KEPT, and the reduced inputs), with each layer's primary
+    share on rays at four fifths beside it ("mass_on_ray_four_fifths"; NaN where nothing was
+    kept, or the layer cannot be read there)."""
+    inputs = arrays["inputs"]
+    final = {k: v for k, v in arrays.items() if k[0] in "wb" and not k.startswith(KEPT)}
+    kept = {k.removeprefix(KEPT): v for k, v in arrays.items() if k.startswith(KEPT)}
+    table = scores(final, inputs, n_rays, ray_readings)
+    if kept:
+        earlier = scores(kept, inputs, n_rays, ray_readings)["mass_on_ray"].to_numpy()
+    else:
+        earlier = np.nan
+    return table.assign(mass_on_ray_four_fifths=earlier)

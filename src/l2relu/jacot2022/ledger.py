@@ -194,17 +194,18 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int, ray_readi
 
 
 def fig1_study_claims(networks: pd.DataFrame, n_rays: int, ray_readings: dict):
-    """The Fig. 1 study, per setting (inputs, lambda) and per seed: the share of each hidden
-    layer's norm on rays, in the full space and (Z1) in the figure's plane, under each of
-    `ray_readings` {reading: its parameters} (columns "mass_on_ray: <reading>",
-    "mass_on_ray_plane: <reading>"). A collapsed
+    """The Fig. 1 study, per setting (inputs, lambda, GD step and steps) and per seed: the share
+    of each hidden layer's norm on rays, in the full space and (Z1) in the figure's plane, under
+    each of `ray_readings` {reading: its parameters} (columns "mass_on_ray: <reading>",
+    "mass_on_ray_plane: <reading>"), and whether training had settled. A collapsed
     network (a constant function) has no features to align, and a layer of n_rays or fewer
     active neurons is on n_rays rays by construction: the registry's preconditions leave both
     out, and the rows count them (a plane share that cannot be read, too few neurons seen in
     the plane, is left out as not measured)."""
     ms = []
-    for (inputs, lam), setting in networks.groupby(["inputs", "lam"], sort=True):
-        case = f"{inputs} inputs, lambda = {lam:g}"
+    settings = networks.groupby(["inputs", "lam", "lr", "steps"], sort=True)
+    for (inputs, lam, lr, steps), setting in settings:
+        case = f"{inputs} inputs, lambda = {lam:g}, GD step {lr:g} x {steps}"
         z1 = setting[setting.layer == 1].sort_values("seed")
         z2 = setting[setting.layer == 2].sort_values("seed")
         alive = list(~z1.collapsed.astype(bool))
@@ -229,6 +230,32 @@ def fig1_study_claims(networks: pd.DataFrame, n_rays: int, ray_readings: dict):
                 if column == "mass_on_ray":  # the plane's rays are found in the plane
                     note = _joined(note, _rays_found(layer, meets, reading, parameters))
                 ms.append(measured(claim_id, shares, case, None, note, reading, meets))
+        ms += _fig1_study_settled(case, z1, z2, alive, n_rays)
+    return ms
+
+
+def _fig1_study_settled(case: str, z1, z2, alive: list, n_rays: int) -> list:
+    """Whether a setting's training had settled over its last fifth of steps: each network's
+    relative fall of the objective, and each scored layer's change of its share on rays (the
+    primary reading), from four fifths of the steps to the end. Layers the ray rows leave out
+    (a collapsed network, n_rays or fewer active neurons) are not read, and counted."""
+    fell = (z1.objective_four_fifths - z1.objective) / z1.objective_four_fifths
+    ms = [measured("jacot2022.fig1study.objective_settled", list(fell), case)]
+    for name, layer in (("Z1", z1), ("Z2", z2)):
+        scored = np.array(alive) & (layer.active_neurons > n_rays).to_numpy()
+        if not scored.any():
+            continue
+        moved = (layer.mass_on_ray - layer.mass_on_ray_four_fifths).abs()[scored]
+        left = int((~scored).sum())
+        detail = f"{left} network(s) not scored (collapsed, or {n_rays} or fewer active neurons)"
+        ms.append(
+            measured(
+                "jacot2022.fig1study.rays_settled",
+                list(moved),
+                f"{case}, {name}",
+                detail=detail if left else "",
+            )
+        )
     return ms
 
 
