@@ -540,9 +540,9 @@ def test_the_fig1_study_reads_no_rays_in_a_layer_of_too_few_neurons():
 
 
 def test_the_fig1_studys_settling_checks_fail_on_a_network_still_moving():
-    """Per setting: one network whose objective fell 5% over its last fifth, or whose Z1 share
-    on rays moved by 0.3, fails the check that every other network passes; a layer the ray rows
-    leave out is not read, and the row says so."""
+    """Per setting: a network whose objective fell 5% over its last fifth, one whose objective
+    rose as much, or one whose Z1 share on rays moved by 0.3, fails the check that every other
+    network passes; a layer the ray rows leave out is not read, and the row says so."""
     from l2relu.jacot2022 import ledger
 
     def setting(lam, fell, moved):
@@ -550,7 +550,7 @@ def test_the_fig1_studys_settling_checks_fail_on_a_network_still_moving():
             {"inputs": "centred", "lam": lam, "lr": 0.2, "steps": 100, "seed": s, "layer": layer}
             | {"collapsed": False, "active_neurons": 2 if s == 3 else 12}
             | {"always_active_neurons": 0, "always_active_mass": 0.0}
-            | {"objective": 1.0, "objective_four_fifths": 1.0 + (fell if s == 0 else 0.0)}
+            | {"objective": 1.0, "objective_four_fifths": 1.0 + {0: fell, 2: -fell}.get(s, 0.0)}
             | {"mass_on_ray": 0.5}
             | {"mass_on_ray_four_fifths": 0.5 + (moved if (s, layer) == (1, 1) else 0.0)}
             | {f"mass_on_ray: {r}": 0.5 for r in RAYS}
@@ -568,6 +568,8 @@ def test_the_fig1_studys_settling_checks_fail_on_a_network_still_moving():
         assert status[f"jacot2022.fig1study.objective_settled|{case}"] == verdict
         assert status[f"jacot2022.fig1study.rays_settled|{case}, Z1"] == verdict
         assert status[f"jacot2022.fig1study.rays_settled|{case}, Z2"] == "pass"  # Z2 unmoved
+    objective = measured[measured.claim_id == "jacot2022.fig1study.objective_settled"]
+    assert list(objective.n_hold) == [4, 2]  # the fall and the rise both fail
     moved = measured[measured.claim_id == "jacot2022.fig1study.rays_settled"]
     assert (moved.n_seeds == 3).all()  # the 2-neuron layer is not read
     assert moved.reproduced_value.str.contains("1 network").all()

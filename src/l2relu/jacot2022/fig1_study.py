@@ -21,6 +21,7 @@ import pandas as pd
 import torch
 
 from l2relu import engine
+from l2relu.io import atomic_path
 from l2relu.jacot2022 import forces
 from l2relu.jacot2022.fig1 import computes_a_constant, reading_angles
 from l2relu.seeding import derive_seed
@@ -94,9 +95,9 @@ def train(
     def watch(step):
         if step == keep_from:
             kept.update(_arrays(model) | _objective(model, xr, y, cfg.lam))
-            if keep_file is not None:
-                keep_file.parent.mkdir(parents=True, exist_ok=True)
-                np.savez(keep_file, **kept)
+            if keep_file is not None:  # whole or not at all: a kill mid-write leaves none
+                with atomic_path(keep_file) as partial, open(partial, "wb") as f:
+                    np.savez(f, **kept)
 
     result = engine.train(
         model, xr, y, cfg.lam, config, watch=watch, **({"log": log} if log else {})

@@ -236,11 +236,21 @@ def fig1_study_claims(networks: pd.DataFrame, n_rays: int, ray_readings: dict):
 
 def _fig1_study_settled(case: str, z1, z2, alive: list, n_rays: int) -> list:
     """Whether a setting's training had settled over its last fifth of steps: each network's
-    relative fall of the objective, and each scored layer's change of its share on rays (the
-    primary reading), from four fifths of the steps to the end. Layers the ray rows leave out
-    (a collapsed network, n_rays or fewer active neurons) are not read, and counted."""
-    fell = (z1.objective_four_fifths - z1.objective) / z1.objective_four_fifths
-    ms = [measured("jacot2022.fig1study.objective_settled", list(fell), case)]
+    relative change of the objective (a rise counts as much as a fall), and each scored layer's
+    change of its share on rays (the primary reading), from four fifths of the steps to the end.
+    Collapsed networks (at the zero solution, trivially still) are not read, nor, for the
+    shares, layers the ray rows leave out (n_rays or fewer active neurons); both are counted."""
+    changed = (z1.objective - z1.objective_four_fifths).abs() / z1.objective_four_fifths
+    live = np.array(alive)
+    left = int((~live).sum())
+    ms = []
+    if live.any():
+        detail = f"{left} collapsed network(s) not read" if left else ""
+        ms.append(
+            measured(
+                "jacot2022.fig1study.objective_settled", list(changed[live]), case, None, detail
+            )
+        )
     for name, layer in (("Z1", z1), ("Z2", z2)):
         scored = np.array(alive) & (layer.active_neurons > n_rays).to_numpy()
         if not scored.any():
