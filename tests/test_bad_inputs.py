@@ -92,6 +92,11 @@ CATALOGUE = [
         "config key jacot2023.fig2_study.margin: 0.1 is not below the narrowest gap 0.0793",
     ),
     BadInput(
+        "a Fig. 1 study schedule read between two progress lines",
+        "jacot2022:\n  fig1_study:\n    schedules:\n      - lr: 0.5\n        steps: 21000\n",
+        "config key jacot2022.fig1_study.schedules[0].steps: four fifths of it (16800) is not a",
+    ),
+    BadInput(
         "a Fig. 3 study without the figure's deep depth",
         "jacot2023:\n  fig3_study:\n    curve:\n      depths: [2, 4, 8]\n",
         "config key jacot2023.fig3_study.curve.depths: must hold Fig. 3's deep depth 12",
