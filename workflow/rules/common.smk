@@ -317,6 +317,11 @@ def reading_parameter(claim_id, name):
     return CLAIMS[claim_id].every_reading[0].parameters[name]
 
 
+def for_each_job(path, jobs):
+    """`path` (a rule's output) with each job's wildcards filled in: jobs, a list of dicts."""
+    return [path.format(**job) for job in jobs]
+
+
 def readings_parameters(claim_id):
     """{reading: its parameters} over a claim's readings, the primary first."""
     return {r.name: r.parameters for r in CLAIMS[claim_id].every_reading}

@@ -279,7 +279,8 @@ J23_FIG2_STUDY_JOBS = [
     for family in J23_FIG2_STUDY_FAMILIES
     for depth, width in J23_FIG2_STUDY_WIDTHS.items()
 ]
-J23_FIG2_STUDY_ALL = f"results/jacot2023/fig2_study/{J23_FIG2_STUDY_SET.format(family='all')}"
+# what the aggregation writes, under results/ and (its log) logs/
+J23_FIG2_STUDY_ALL = f"jacot2023/fig2_study/{J23_FIG2_STUDY_SET.format(family='all')}"
 
 
 rule train_jacot2023_fig2_study:
@@ -320,28 +321,21 @@ rule train_jacot2023_fig2_study:
 
 rule aggregate_jacot2023_fig2_study:
     input:
-        networks=[
-            rules.train_jacot2023_fig2_study.output.networks.format(**job)
-            for job in J23_FIG2_STUDY_JOBS
-        ],
-        tripoints=[
-            rules.train_jacot2023_fig2_study.output.tripoints.format(**job)
-            for job in J23_FIG2_STUDY_JOBS
-        ],
-        maps=[
-            rules.train_jacot2023_fig2_study.output.maps.format(**job)
-            for job in J23_FIG2_STUDY_JOBS
-        ],
+        networks=for_each_job(rules.train_jacot2023_fig2_study.output.networks, J23_FIG2_STUDY_JOBS),
+        tripoints=for_each_job(
+            rules.train_jacot2023_fig2_study.output.tripoints, J23_FIG2_STUDY_JOBS
+        ),
+        maps=for_each_job(rules.train_jacot2023_fig2_study.output.maps, J23_FIG2_STUDY_JOBS),
         registry=claims_registry("jacot2023_fig2_study"),
         code=script_code("aggregate_jacot2023_fig2_study"),
     output:
-        networks=f"{J23_FIG2_STUDY_ALL}/networks.csv",
-        tripoints=f"{J23_FIG2_STUDY_ALL}/tripoints.csv",
-        maps=f"{J23_FIG2_STUDY_ALL}/maps.npz",
-        points=f"{J23_FIG2_STUDY_ALL}/points.csv",
+        networks=f"results/{J23_FIG2_STUDY_ALL}/networks.csv",
+        tripoints=f"results/{J23_FIG2_STUDY_ALL}/tripoints.csv",
+        maps=f"results/{J23_FIG2_STUDY_ALL}/maps.npz",
+        points=f"results/{J23_FIG2_STUDY_ALL}/points.csv",
         claims=claims_rows("jacot2023_fig2_study"),
     log:
-        f"logs/jacot2023/fig2_study/{J23_FIG2_STUDY_SET.format(family='all')}/aggregate.log",
+        f"logs/{J23_FIG2_STUDY_ALL}/aggregate.log",
     localrule: True
     conda:
         ENV
