@@ -141,6 +141,31 @@ def resume_file(directory, stem: str, suffix: str, computation) -> Path | None:
     return Path(directory) / f"{stem}-{digest}{suffix}"
 
 
+class ReadOnce:
+    """A `watch` for `train` that reads the model once, when `step` steps are done, and keeps
+    what it read (a dict of arrays) in the job's resume directory, written whole or not at all,
+    so that a job killed after the read and resumed from its checkpoint still has it (the file
+    is named by `computation`, as resume_file names it). `value()`: the read, or None where a
+    job was killed between reaching `step` and keeping it."""
+
+    def __init__(self, step: int, read: Callable[[], dict], directory, stem: str, computation):
+        self.step, self.read = step, read
+        self.file = resume_file(directory, stem, ".npz", computation)
+        self.kept = None
+
+    def __call__(self, done: int) -> None:
+        if done == self.step:
+            self.kept = self.read()
+            if self.file is not None:
+                with atomic_path(self.file) as partial, open(partial, "wb") as f:
+                    np.savez(f, **self.kept)
+
+    def value(self) -> dict | None:
+        if self.kept is None and self.file is not None and self.file.exists():
+            self.kept = dict(np.load(self.file))  # read before a kill, by the job it resumes
+        return self.kept
+
+
 def _fingerprint(tensors, config: TrainConfig) -> str:
     digest = hashlib.sha256(repr((config.loss, config.phases, config.dtype)).encode())
     digest.update(code_version().encode())
@@ -292,6 +317,15 @@ class BatchedMLP:
             weights, biases = layers or self.layers()
             return sum((t**2).sum() for t in weights + biases).view(1)
         return sum((p**2).sum(dim=tuple(range(1, p.dim()))) for p in self.parameters())
+
+
+def stacked_arrays(model: BatchedMLP) -> dict:
+    """A batch as a checkpoint stores it: w1.., b1.., each (networks, ...), numpy copies (on
+    the CPU a tensor's numpy() is a view of it, which training would go on changing)."""
+    arrays = {f"w{i + 1}": w.detach().cpu().numpy().copy() for i, w in enumerate(model.weights)}
+    return arrays | {
+        f"b{i + 1}": b.detach().cpu().numpy().copy() for i, b in enumerate(model.biases)
+    }
 
 
 def network_losses(out: torch.Tensor, target: torch.Tensor, kind: str) -> torch.Tensor:

@@ -21,7 +21,6 @@ import pandas as pd
 import torch
 
 from l2relu import engine
-from l2relu.io import atomic_path
 from l2relu.jacot2022 import forces
 from l2relu.jacot2022.fig1 import computes_a_constant, reading_angles
 from l2relu.seeding import derive_seed
@@ -89,21 +88,17 @@ def train(
     config = engine.TrainConfig("cross_entropy", phases, log_every=cfg.log_every)
     xr = torch.tensor(reduced, device=dev)
     keep_from = 4 * (cfg.steps // 5)
-    keep_file = engine.resume_file(keep_dir, "four_fifths", ".npz", cfg)
-    kept = {}
-
-    def watch(step):
-        if step == keep_from:
-            kept.update(_arrays(model) | _objective(model, xr, y, cfg.lam))
-            if keep_file is not None:  # whole or not at all: a kill mid-write leaves none
-                with atomic_path(keep_file) as partial, open(partial, "wb") as f:
-                    np.savez(f, **kept)
-
+    watch = engine.ReadOnce(
+        keep_from,
+        lambda: engine.stacked_arrays(model) | _objective(model, xr, y, cfg.lam),
+        keep_dir,
+        "four_fifths",
+        cfg,
+    )
     result = engine.train(
         model, xr, y, cfg.lam, config, watch=watch, **({"log": log} if log else {})
     )
-    if not kept and keep_file is not None and keep_file.exists():
-        kept.update(np.load(keep_file))  # kept before a kill, by the job this one resumes
+    kept = watch.value() or {}
     decay = (1 - 2 * cfg.lam * cfg.lr) ** 2
     rest = rest_sq.cpu().numpy()
     before = kept.pop("objective", np.full(len(cfg.seeds), np.nan))  # NaN: not kept
@@ -120,16 +115,7 @@ def train(
             **result.record(),
         }
     )
-    return _arrays(model), (kept or None), records, reduced
-
-
-def _arrays(model: engine.BatchedMLP) -> dict:
-    """The weights and biases as they are now: copies (on the CPU a tensor's numpy() is a view
-    of it, which training would go on changing)."""
-    arrays = {f"w{i + 1}": w.detach().cpu().numpy().copy() for i, w in enumerate(model.weights)}
-    return arrays | {
-        f"b{i + 1}": b.detach().cpu().numpy().copy() for i, b in enumerate(model.biases)
-    }
+    return engine.stacked_arrays(model), (kept or None), records, reduced
 
 
 def _objective(model: engine.BatchedMLP, x: torch.Tensor, y: torch.Tensor, lam: float) -> dict:

@@ -152,29 +152,21 @@ def train(cfg: StudyConfig, phases, device="auto", log=None, snapshot_dir=None):
         return torch.cat(labels, 1).cpu().numpy().astype(np.int8).reshape(-1, size, size)
 
     total = sum(p.steps for p in phases)
-    settle_from = 4 * (total // 5)  # the watch reads the model every total // 5 steps
-    # the maps read at four fifths of the steps, kept for a job resumed after that read
-    snapshot_file = engine.resume_file(snapshot_dir, "maps", ".npy", (cfg, phases))
-    snapshot = {}
-
-    def watch(step):
-        if step == settle_from:
-            snapshot["maps"] = class_maps()
-            if snapshot_file is not None:
-                snapshot_file.parent.mkdir(parents=True, exist_ok=True)
-                np.save(snapshot_file, snapshot["maps"])
-
+    # the maps read at four fifths of the steps (the watch is called every total // 5 steps),
+    # kept for a job resumed after that read
+    watch = engine.ReadOnce(
+        4 * (total // 5), lambda: {"maps": class_maps()}, snapshot_dir, "maps", (cfg, phases)
+    )
     config = engine.TrainConfig("cross_entropy", phases, log_every=total // 5)
     lams = [lam for _, lam in networks]
     result = engine.train(model, x, y, lams, config, watch=watch, **({"log": log} if log else {}))
     maps = class_maps()
     with torch.no_grad():
         accuracy = (model.forward(x).argmax(1) == y).double().mean(1).cpu().numpy()
-    if "maps" not in snapshot and snapshot_file is not None and snapshot_file.exists():
-        snapshot["maps"] = np.load(snapshot_file)  # read before a kill, by the job it resumes
     counts = [tripoints_per_box(m, cfg.pads) for m in maps]
     # no snapshot (a job killed between its save and its read at that step): unknown, NaN
-    before = snapshot.get("maps")
+    snapshot = watch.value()
+    before = None if snapshot is None else snapshot["maps"]
     if before is None:
         moved = changed = [np.nan] * len(networks)
     else:

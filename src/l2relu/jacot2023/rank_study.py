@@ -17,7 +17,6 @@ from l2relu.jacot2023.regression import (
     middle_layers,
     network,
     prediction_mse,
-    stacked_arrays,
 )
 
 
@@ -72,7 +71,7 @@ def fit(task: LatentTask, cfg: StudyFit, device="auto", trace_dir=None):
         "mse", cfg.phases, dtype=cfg.dtype, log_every=cfg.log_every, device=str(dev)
     )
     result = engine.train(model, x, y, lams, train_config, watch=watch)
-    arrays = stacked_arrays(model)
+    arrays = engine.stacked_arrays(model)
     # a resumed job traces again the steps between its last save and its stop: the same values
     trace = pd.DataFrame(trace, columns=TRACE_COLUMNS).astype({"network": int, "step": int})
     trace = trace.drop_duplicates(["network", "step"], keep="last").sort_values(["network", "step"])

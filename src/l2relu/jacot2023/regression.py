@@ -43,7 +43,7 @@ def fit(task: LatentTask, cfg: FitConfig, device="auto", log=None):
     result = engine.train(
         model, x, y, cfg.lam / cfg.depth, train_config, **({"log": log} if log else {})
     )
-    arrays = stacked_arrays(model)
+    arrays = engine.stacked_arrays(model)
     with torch.no_grad():
         norms = model.squared_norm().cpu().numpy()
     summary = pd.DataFrame(
@@ -67,12 +67,6 @@ def init_seed(depth: int, width: int, n_train: int, seed: int) -> int:
     """The initialization of the network of `seed` at this depth, width and N: Fig. 1's, the
     depth sweep's and the rank study's networks of one seed and shape start alike."""
     return derive_seed("jacot2023", "fit", depth, width, n_train, seed)
-
-
-def stacked_arrays(model: engine.BatchedMLP) -> dict:
-    """A trained batch as a checkpoint stores it: w1.., b1.., each (networks, ...), numpy."""
-    arrays = {f"w{i + 1}": w.detach().cpu().numpy() for i, w in enumerate(model.weights)}
-    return arrays | {f"b{i + 1}": b.detach().cpu().numpy() for i, b in enumerate(model.biases)}
 
 
 def network(arrays: dict, index: int = 0):
