@@ -6,7 +6,16 @@ import pytest
 from conftest import REPO, judged, killed_and_resumed
 
 from l2relu.jacot2023 import autoencoders, classes, krr, ledger, rank, regression
-from l2relu.jacot2023.data import LatentTask, curve_points, curve_polyline, s_classes
+from l2relu.jacot2023.data import (
+    LatentTask,
+    curve_points,
+    curve_polyline,
+    curve_vertices,
+    polyline_shape,
+    random_curve,
+    s_classes,
+    screen_curves,
+)
 from l2relu.registry import load_registry
 
 TASK = LatentTask(latent=6, d_in=8, d_out=7, true_rank=2, width=20, seed=3)
@@ -136,6 +145,61 @@ def test_curve_points_lie_on_the_curve():
     assert autoencoders.distance_to_polyline(points, polyline).max() < 1e-3
     spread = np.sqrt(((points - points.mean(axis=0)) ** 2).sum(axis=1).mean())
     assert 0.5 < spread < 2.0  # scaled to unit RMS (on 10,000 reference points)
+
+
+def test_the_curve_vertices_are_the_curve_and_the_dense_samples_lie_on_them():
+    vertices = curve_vertices(40, seed=1)
+    dense = curve_polyline(40, seed=1)
+    assert np.allclose(vertices[[0, -1]], dense[[0, -1]])
+    assert autoencoders.distance_to_polyline(dense, vertices).max() < 1e-12
+
+
+def test_polyline_shape_finds_crossings_reversals_and_turning():
+    square = np.array([[0.0, 0], [1, 0], [1, 1], [0, 1]])
+    shape = polyline_shape(square)
+    assert shape["injective"] and shape["turning_deg"] == pytest.approx(180)
+    assert shape["max_kink_deg"] == pytest.approx(90)
+    assert not polyline_shape(np.array([[0.0, 0], [2, 0], [1, 1], [1, -1]]))["injective"]
+    assert not polyline_shape(np.array([[0.0, 0], [2, 0], [1, 0]]))["injective"]  # reversal
+    assert not polyline_shape(np.array([[0.0, 0], [1, 0], [1, 0], [1, 1]]))["injective"]
+    # a closed loop touches its start
+    assert not polyline_shape(np.array([[0.0, 0], [1, 0], [1, 1], [0, 0]]))["injective"]
+    # collinear but apart is no crossing; collinear and overlapping is
+    assert polyline_shape(np.array([[0.0, 0], [1, 0], [1, 1], [2, 1], [2, 0], [3, 0]]))["injective"]
+    assert not polyline_shape(np.array([[0.0, 0], [2, 0], [2, 1], [1, 1], [1, 0], [3, 0]]))[
+        "injective"
+    ]
+
+
+def test_the_screen_admits_the_first_injective_curves_and_curve_4_crosses_itself():
+    rows = screen_curves(40, 0, 5)
+    assert [r["curve"] for r in rows if r["admitted"]] == [0, 1, 2, 3, 5]
+    assert [r["curve"] for r in rows if not r["injective"]] == [4]
+    # seen on dense samples too: the branches either side of t = 0.335 come within a step
+    g = random_curve(40, 4)
+    before, after = g(np.linspace(0.28, 0.33, 501)[None]).T, g(np.linspace(0.34, 0.39, 501)[None]).T
+    gap = np.linalg.norm(before[:, None] - after[None], axis=2).min()
+    assert gap < np.linalg.norm(np.diff(before, axis=0), axis=1).max()
+    with pytest.raises(ValueError, match="are injective"):
+        screen_curves(40, 4, 1, tries=1)
+
+
+def test_settling_repeats_the_last_phase_until_the_objective_stops_moving():
+    import torch
+
+    from l2relu.engine import BatchedMLP, NetworkConfig, Phase
+
+    def trained(bar, max_repeats):
+        model = BatchedMLP(NetworkConfig((2, 8, 2), bias=True), [0, 1], "cpu", torch.float64)
+        x = torch.tensor(np.random.default_rng(0).normal(size=(2, 2, 20)))
+        phases = (Phase("adam", 1e-2, 20), Phase("adam", 1e-3, 20))
+        settling = autoencoders.Settling(bar, max_repeats)
+        return autoencoders.train_converging(model, x, 1e-3, phases, "float64", None, settling)
+
+    result, before, repeats = trained(bar=1.0, max_repeats=3)
+    assert repeats == 0
+    result, before, repeats = trained(bar=0.0, max_repeats=3)  # nothing settles at a bar of 0
+    assert repeats == 3 and np.all(np.abs(1 - result.objective / before) > 0)
 
 
 RANK_READINGS = load_registry([REPO / "workflow/claims/jacot2023.yaml"])[

@@ -117,6 +117,14 @@ PRECONDITIONS = {
         "the regression network fits its training set: its target's fit check holds for it "
         "(training MSE over the outputs' variance), no divergence"
     ),
+    "settled": (
+        "the network has settled: its objective moved by at most its target's convergence "
+        "check's bar over its last stretch of training"
+    ),
+    "fit_matched": (
+        "the deep network fits its training set about as well as the shallow one it is set "
+        "against: its target's fit-match check holds for it"
+    ),
 }
 # how the ledger names a seed that fails each
 FAILED_PRECONDITION = {
@@ -124,6 +132,8 @@ FAILED_PRECONDITION = {
     "not_collapsed": "collapsed",
     "readable_layer": "with too few active neurons",
     "fits_data": "misfit",
+    "settled": "unsettled",
+    "fit_matched": "fitting worse than the shallow one",
 }
 READING_FIELDS = {"name", "parameters", "criterion", "why"}
 

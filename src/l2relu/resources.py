@@ -7,6 +7,11 @@ def _phases(phases) -> int:
     return sum(phase["steps"] for phase in phases)
 
 
+def _settling(section) -> int:
+    """The most steps of a training that repeats its last phase up to max_repeats times."""
+    return _phases(section["phases"]) + section["max_repeats"] * section["phases"][-1]["steps"]
+
+
 def steps_per_job(config: dict) -> dict[str, int]:
     """The steps a job of each training rule runs under `config` (the most, where its jobs
     differ)."""
@@ -31,8 +36,8 @@ def steps_per_job(config: dict) -> dict[str, int]:
         "train_jacot2023_fig2_study": _phases(j23["fig2_study"]["phases"]),
         "train_jacot2023_fig3_curve": _phases(fig3["curve"]["phases"]),
         "train_jacot2023_fig3_mnist": _phases(fig3["mnist"]["phases"]),
-        "train_jacot2023_fig3_study_curve": _phases(study["curve"]["phases"]),
-        "train_jacot2023_fig3_study_mnist": _phases(study["mnist"]["phases"]),
+        "train_jacot2023_fig3_study_curve": _settling(study["curve"]),
+        "train_jacot2023_fig3_study_mnist": _settling(study["mnist"]),
     }
 
 

@@ -456,13 +456,13 @@ rule aggregate_jacot2023_fig3:
 J23_FIG3_STUDY = J23["fig3_study"]
 J23_STUDY_CURVE = J23_FIG3_STUDY["curve"]
 J23_STUDY_MNIST = J23_FIG3_STUDY["mnist"]
-J23_STUDY_CURVES = seed_range(J23_CURVE["seed"], J23_STUDY_CURVE["n_curves"])
 J23_STUDY_CURVE_SET = (
     f"jacot2023/fig3_study/curves_g{J23_STUDY_CURVE['curve_width']}_n{J23_CURVE['n_train']}"
-    f"_r{J23_CURVE['n_random']}_c{J23_STUDY_CURVES}"
+    f"_r{J23_CURVE['n_random']}_injective{J23_STUDY_CURVE['n_curves']}from{J23_CURVE['seed']}"
 )
 J23_STUDY_CURVE_RUN = (
     f"{J23_STUDY_CURVE_SET}/d{{depth}}_lam{J23_LAM}_s{seed_range(0, J23_STUDY_CURVE['n_seeds'])}"
+    f"_repeats{J23_STUDY_CURVE['max_repeats']}"
 )
 # the study's MNIST autoencoders: Fig. 3's shallow one, and a deep one of the study's own
 J23_STUDY_MNIST_ARCH = {"shallow": J23_MNIST["shallow"], "deep": J23_STUDY_MNIST["deep"]}
@@ -471,11 +471,33 @@ J23_STUDY_MNIST_RUN = (
     f"jacot2023/fig3_study/mnist_n{J23_MNIST['n_train']}_t{J23_MNIST['n_noisy']}"
     f"_noise{J23_MNIST['noise']}/{{kind}}_lam{J23_LAM}"
     f"_s{seed_range(J23_MNIST['seed'], J23_STUDY_MNIST['n_seeds'])}"
+    f"_repeats{J23_STUDY_MNIST['max_repeats']}"
 )
+# a network is settled when its objective moved by at most this over its last stretch
+J23_STUDY_SETTLED = claim_ceiling("jacot2023.fig3study.converged")
+
+
+rule screen_jacot2023_fig3_study_curves:
+    input:
+        code=script_code("screen_jacot2023_fig3_study_curves"),
+    output:
+        screen=f"results/{J23_STUDY_CURVE_SET}/screen.csv",
+    log:
+        f"logs/{J23_STUDY_CURVE_SET}/screen.log",
+    localrule: True
+    conda:
+        ENV
+    params:
+        curve_width=J23_STUDY_CURVE["curve_width"],
+        first=J23_CURVE["seed"],
+        n_curves=J23_STUDY_CURVE["n_curves"],
+    script:
+        "../scripts/screen_jacot2023_fig3_study_curves.py"
 
 
 rule train_jacot2023_fig3_study_curve:
     input:
+        screen=rules.screen_jacot2023_fig3_study_curves.output.screen,
         code=script_code("train_jacot2023_fig3_study_curve"),
     output:
         networks=f"results/{J23_STUDY_CURVE_RUN}/networks.csv",
@@ -495,7 +517,6 @@ rule train_jacot2023_fig3_study_curve:
         resume=resume_dir,
         study=lambda wc: {
             "curve_width": J23_STUDY_CURVE["curve_width"],
-            "curves": seed_list(J23_CURVE["seed"], J23_STUDY_CURVE["n_curves"]),
             "seeds": seed_list(0, J23_STUDY_CURVE["n_seeds"]),
             "n_train": J23_CURVE["n_train"],
             "n_random": J23_CURVE["n_random"],
@@ -504,6 +525,7 @@ rule train_jacot2023_fig3_study_curve:
             "lam": J23_FIG3["lam"],
         },
         phases=J23_STUDY_CURVE["phases"],
+        settling={"bar": J23_STUDY_SETTLED, "max_repeats": J23_STUDY_CURVE["max_repeats"]},
         device=config["device"],
     script:
         "../scripts/train_jacot2023_fig3_study_curve.py"
@@ -537,6 +559,7 @@ rule train_jacot2023_fig3_study_mnist:
             "seeds": J23_STUDY_MNIST_SEEDS,
         },
         phases=J23_STUDY_MNIST["phases"],
+        settling={"bar": J23_STUDY_SETTLED, "max_repeats": J23_STUDY_MNIST["max_repeats"]},
         device=config["device"],
     script:
         "../scripts/train_jacot2023_fig3_study_mnist.py"
@@ -571,7 +594,7 @@ rule aggregate_jacot2023_fig3_study:
     params:
         shallow_depth=J23_CURVE["shallow"]["depth"],
         deep_from=J23_STUDY_CURVE["deep_from"],
-        first_curve={"curve_width": J23_STUDY_CURVE["curve_width"], "seed": J23_CURVE["seed"]},
+        curve_width=J23_STUDY_CURVE["curve_width"],
     script:
         "../scripts/aggregate_jacot2023_fig3_study.py"
 
@@ -795,6 +818,7 @@ register_target(
     ),
     distance_bar=claim_ceiling("jacot2023.fig3study.deep_denoises"),
     jacobian_bar=claim_ceiling("jacot2023.fig3study.deep_jacobian_rank_one"),
+    settled_bar=J23_STUDY_SETTLED,
     # how each reading of the projection row reads the digits' dimension k, the primary first
     # (a list: the parameters reach the notebook with their keys sorted)
     projection_readings=list(

@@ -5,19 +5,26 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
+import pandas as pd  # noqa: E402
 import torch  # noqa: E402
 
 from l2relu.engine import checkpointing, phases_from_config  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
+from l2relu.jacot2023.autoencoders import Settling  # noqa: E402
 from l2relu.jacot2023.fig3_study import CurveStudyConfig, train_curves  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 study = snakemake.params.study
-cfg = CurveStudyConfig(**study | {"curves": tuple(study["curves"]), "seeds": tuple(study["seeds"])})
+screen = pd.read_csv(snakemake.input.screen)
+curves = tuple(int(c) for c in screen.curve[screen.admitted])
+cfg = CurveStudyConfig(**study | {"curves": curves, "seeds": tuple(study["seeds"])})
 # a killed job resumes from its last save on the next run; the saves go once the outputs are in
 with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s"]):
     networks, outputs = train_curves(
-        cfg, phases_from_config(snakemake.params.phases), snakemake.params.device
+        cfg,
+        phases_from_config(snakemake.params.phases),
+        snakemake.params.device,
+        settling=Settling(**snakemake.params.settling),
     )
     print(networks.to_string(), file=sys.stderr)
     write_table(networks, snakemake.output.networks)

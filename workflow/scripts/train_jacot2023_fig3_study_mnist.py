@@ -10,6 +10,7 @@ import torch  # noqa: E402
 
 from l2relu.engine import checkpointing, phases_from_config  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
+from l2relu.jacot2023.autoencoders import Settling  # noqa: E402
 from l2relu.jacot2023.fig3_study import train_mnist  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
@@ -20,6 +21,7 @@ with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s
         dict(np.load(snakemake.input.data)),
         phases=phases_from_config(snakemake.params.phases),
         device=snakemake.params.device,
+        settling=Settling(**snakemake.params.settling),
         **study,
     )
     print(networks.to_string(), file=sys.stderr)

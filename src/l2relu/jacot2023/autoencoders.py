@@ -1,6 +1,7 @@
 """Fig. 3: L2-regularized autoencoders, deep and shallow, on MNIST and on a curve in the
 plane; how far their outputs for noisy or random inputs land from the data."""
 
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -79,9 +80,19 @@ class CurveData:
     n_random: int  # random inputs, uniform in the curve's bounding box (green in the figure)
 
 
-def train_converging(model, x, lam, phases, dtype, log=None):
-    """All phases but the last, then the last (a small step): returns the result and each
-    network's objective before the last phase, for a convergence criterion."""
+@dataclass(frozen=True)
+class Settling:
+    bar: (
+        float  # the largest relative change of a network's objective over a stretch that settles it
+    )
+    max_repeats: int  # the most repeats of the last phase
+
+
+def train_converging(model, x, lam, phases, dtype, log=None, settling: Settling | None = None):
+    """All phases but the last, then the last (a small step), then, with `settling`, the last
+    again while some network's objective still moved by more than the bar over the stretch
+    before (at most max_repeats times). Returns the result, each network's objective before the
+    last stretch (for a convergence criterion) and the repeats trained."""
     kw = {"log": log} if log else {}
     first = engine.TrainConfig(
         "mse", tuple(phases[:-1]), dtype=dtype, log_every=phases[0].steps // 5
@@ -90,15 +101,30 @@ def train_converging(model, x, lam, phases, dtype, log=None):
     last = engine.TrainConfig(
         "mse", tuple(phases[-1:]), dtype=dtype, log_every=phases[-1].steps // 2
     )
-    return engine.train(model, x, x, lam, last, **kw), before
+    result = engine.train(model, x, x, lam, last, **kw)
+    repeats = 0
+    while settling and repeats < settling.max_repeats:
+        change = np.abs(1 - result.objective / before)
+        moving = np.isfinite(change) & (change > settling.bar)
+        if not moving.any():
+            break
+        print(
+            f"[{moving.sum()} networks moved > {settling.bar:.0%}: last phase again]",
+            file=sys.stderr,
+        )
+        before, repeats = result.objective, repeats + 1
+        result = engine.train(model, x, x, lam, last, **kw)
+    return result, before, repeats
 
 
-def fit_record(result, before, b: int) -> dict:
-    """Network b's fit: data loss, objective, objective before the last phase, divergence."""
+def fit_record(result, before, repeats: int, b: int) -> dict:
+    """Network b's fit: data loss, objective, objective before the last stretch of training
+    (the last phase, or its last repeat), the repeats, divergence."""
     return {
         "loss": result.loss[b],
         "objective": result.objective[b],
         "objective_before_last_phase": before[b],
+        "last_phase_repeats": repeats,
         "diverged": bool(result.diverged[b]),
     }
 
@@ -125,6 +151,7 @@ def train_curves(
     phases,
     device="auto",
     log=None,
+    settling: Settling | None = None,
 ):
     """Autoencoders of one architecture on curves, trained together (float64): network b,
     labelled networks[b] = (curve, seed), is fitted to that curve's points from the
@@ -140,7 +167,7 @@ def train_curves(
     model = engine.BatchedMLP(
         engine.NetworkConfig(widths, bias=True), list(init_seeds), dev, torch.float64
     )
-    result, before = train_converging(model, x, lam, phases, "float64", log)
+    result, before, repeats = train_converging(model, x, lam, phases, "float64", log, settling)
     inputs = {
         c: uniform_in_box(
             points[c], data.n_random, rng_for("jacot2023", "curve_random_inputs", c, data.n_random)
@@ -161,7 +188,7 @@ def train_curves(
                 "width": arch.width,
                 "curve": c,
                 "seed": s,
-                **fit_record(result, before, b),
+                **fit_record(result, before, repeats, b),
                 "norm_per_layer": norm_per_layer[b],
                 "jacobian_ratio": ratio[b],
                 "input_distance": distance_to_polyline(inputs[c], polyline).mean(),

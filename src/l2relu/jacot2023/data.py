@@ -85,10 +85,9 @@ def s_classes(
     return np.concatenate(points), labels
 
 
-def random_curve(width: int, seed: int):
-    """Fig. 3's 1-D data set on the plane: t -> A relu(w t + b), a random shallow ReLU net
-    R -> R^2 whose kinks -b_i / w_i are N(0, 1) draws, so that they fall where the data t ~
-    N(0, 1) lie and the curve bends inside the data. Returns g on (1, N) arrays."""
+def _curve_parts(width: int, seed: int):
+    """The random shallow ReLU net behind curve `seed`: slopes, kinks (in t), outer weights, and
+    the centre and scale that put its data at unit RMS distance from their mean."""
     rng = rng_for("jacot2023", "curve", width, seed)
     slope = rng.normal(size=(width, 1))
     kink = rng.normal(size=(width, 1))
@@ -97,11 +96,76 @@ def random_curve(width: int, seed: int):
     def raw(t):
         return outer @ np.maximum(slope * (t - kink), 0.0)
 
-    # centred and scaled so that the data (t ~ N(0, 1)) have unit RMS distance to their mean
     anchor = raw(rng_for("jacot2023", "curve_scale", width, seed).normal(size=(1, 10_000)))
     centre = anchor.mean(axis=1, keepdims=True)
     scale = np.sqrt(((anchor - centre) ** 2).sum(axis=0).mean())
+    return raw, kink[:, 0], centre, scale
+
+
+def random_curve(width: int, seed: int):
+    """Fig. 3's 1-D data set on the plane: t -> A relu(w t + b), a random shallow ReLU net
+    R -> R^2 whose kinks -b_i / w_i are N(0, 1) draws, so that they fall where the data t ~
+    N(0, 1) lie and the curve bends inside the data; centred and scaled so that the data have
+    unit RMS distance to their mean. Returns g on (1, N) arrays."""
+    raw, _, centre, scale = _curve_parts(width, seed)
     return lambda t: (raw(t) - centre) / scale
+
+
+def curve_vertices(width: int, seed: int, t_max: float = 4.0) -> np.ndarray:
+    """(m, 2) the curve on [-t_max, t_max] exactly: g is affine between its kinks, so it is the
+    polyline through g at the ends and at every kink inside."""
+    raw, kink, centre, scale = _curve_parts(width, seed)
+    inside = kink[(kink > -t_max) & (kink < t_max)]
+    t = np.concatenate([[-t_max], np.sort(inside), [t_max]])
+    return ((raw(t[None, :]) - centre) / scale).T
+
+
+def _cross(a, b):
+    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+
+
+def _segments_meet(p, q, r, s) -> np.ndarray:
+    """Whether segment p-q meets segment r-s (arrays of segments; touching counts)."""
+    d1, d2 = q - p, s - r
+    o1, o2 = np.sign(_cross(d1, r - p)), np.sign(_cross(d1, s - p))
+    o3, o4 = np.sign(_cross(d2, p - r)), np.sign(_cross(d2, q - r))
+    proper = (o1 * o2 <= 0) & (o3 * o4 <= 0)
+    # collinear segments meet only where their extents overlap
+    collinear = (o1 == 0) & (o2 == 0)
+    lo = np.minimum(p, q), np.minimum(r, s)
+    hi = np.maximum(p, q), np.maximum(r, s)
+    overlap = np.all((lo[0] <= hi[1]) & (lo[1] <= hi[0]), axis=-1)
+    return np.where(collinear, overlap, proper)
+
+
+def polyline_shape(vertices: np.ndarray) -> dict:
+    """A polyline's shape: whether it is injective (no segment of zero length, no two segments
+    meeting other than consecutive ones at their shared vertex, no reversal), its total
+    turning and its sharpest kink (degrees)."""
+    d = np.diff(vertices, axis=0)
+    cross, dot = _cross(d[:-1], d[1:]), np.sum(d[:-1] * d[1:], axis=1)
+    turns = np.degrees(np.arctan2(np.abs(cross), dot))
+    i, j = np.triu_indices(len(d), k=2)
+    meet = _segments_meet(vertices[i], vertices[i + 1], vertices[j], vertices[j + 1])
+    reversal = (cross == 0) & (dot < 0)
+    degenerate = np.any(np.all(d == 0, axis=1))
+    return {
+        "injective": not (degenerate or meet.any() or reversal.any()),
+        "turning_deg": float(turns.sum()),
+        "max_kink_deg": float(turns.max(initial=0.0)),
+    }
+
+
+def screen_curves(width: int, first: int, n: int, t_max: float = 4.0, tries: int = 100):
+    """The curves from seed `first` on, screened by Section 5's premise that g is injective:
+    one row per seed looked at (its shape, whether admitted) until n are admitted."""
+    rows = []
+    for seed in range(first, first + tries):
+        shape = polyline_shape(curve_vertices(width, seed, t_max))
+        rows.append({"curve": seed, **shape, "admitted": shape["injective"]})
+        if sum(r["admitted"] for r in rows) == n:
+            return rows
+    raise ValueError(f"fewer than {n} of curves {first}-{first + tries - 1} are injective")
 
 
 def curve_points(width: int, n: int, seed: int, split: str = "train") -> np.ndarray:

@@ -28,7 +28,7 @@ class CurveStudyConfig:
     lam: float  # the ridge, as Fig. 3
 
 
-def train_curves(cfg: CurveStudyConfig, phases, device="auto", log=None):
+def train_curves(cfg: CurveStudyConfig, phases, device="auto", log=None, settling=None):
     """Every (curve, seed) autoencoder of one depth, trained together, each on its curve.
     Returns one row per network and the outputs of the first network's random inputs."""
     networks = [(c, s) for c in cfg.curves for s in cfg.seeds]
@@ -45,6 +45,7 @@ def train_curves(cfg: CurveStudyConfig, phases, device="auto", log=None):
         phases,
         device,
         log,
+        settling,
     )
     first = moved[(moved.curve == networks[0][0]) & (moved.seed == networks[0][1])]
     return table, first.drop(columns=["curve", "seed"]).reset_index(drop=True)
@@ -108,6 +109,7 @@ def train_mnist(
     dtype="float32",
     device="auto",
     log=None,
+    settling: autoencoders.Settling | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """One MNIST autoencoder per seed (Fig. 3's initialization and noise for that seed: `noise`
     the std added to each pixel of `n_noisy` training digits), trained together. Returns two
@@ -123,7 +125,9 @@ def train_mnist(
     init = [derive_seed("jacot2023", "autoencoder", "mnist", s, depth, width) for s in seeds]
     widths = (x.shape[0], *([width] * (depth - 1)), x.shape[0])
     model = engine.BatchedMLP(engine.NetworkConfig(widths, bias=True), init, dev, torch_dtype)
-    result, before = autoencoders.train_converging(model, x, lam, phases, dtype, log)
+    result, before, repeats = autoencoders.train_converging(
+        model, x, lam, phases, dtype, log, settling
+    )
     shown = np.linspace(0, len(train) - 1, n_noisy).round().astype(int)
     clean = train[shown]
     rows, shares = [], []
@@ -138,7 +142,7 @@ def train_mnist(
         network = {"depth": depth, "width": width, "seed": seed}
         rows.append(
             network
-            | autoencoders.fit_record(result, before, b)
+            | autoencoders.fit_record(result, before, repeats, b)
             | {
                 "noise_share": float((passed / np.linalg.norm(e, axis=1)).mean()),
                 "jacobian_norm": float(np.max(norms)),

@@ -392,31 +392,41 @@ def reading_rank(projections: pd.DataFrame, data_dimension: float, parameters: d
     return data_rank(projections, parameters["variance_held"])
 
 
-def _mnist_projection(deep: pd.DataFrame, projections: pd.DataFrame, readings) -> list:
-    """Per seed, the deep autoencoder's noise share over that of the PCA projection on the
-    digits' k leading directions, k their dimension under each reading (reading_rank; the
-    networks' data_dimension column holds the digits' TwoNN estimate); a network whose
-    Jacobian is zero at every clean digit (constant there) is collapsed and left out."""
+def _mnist_projection(deep: pd.DataFrame, projections: pd.DataFrame, readings, meets) -> list:
+    """Per seed, where the deep autoencoder's noise share lies between that of the PCA projection
+    on the digits' k leading directions (0) and that of the projection on their whole span (1),
+    k their dimension under each reading (reading_rank; the networks' data_dimension column holds
+    the digits' TwoNN estimate). `meets`: the rows' preconditions per seed, besides not_collapsed
+    (a network whose Jacobian is zero at every clean digit is constant there)."""
     deep_shares = projections[projections.depth == deep.depth.max()]
     ms = []
     for reading in readings:
-        ranks, shares = [], []
+        ranks, values = [], []
         for seed in deep.index:
-            mine = deep_shares[deep_shares.seed == seed]
-            dimension = deep.data_dimension[seed]
-            ranks.append(reading_rank(mine, dimension, reading.parameters))
-            shares.append(mine.set_index("rank").pca_noise_share[ranks[-1]])
+            mine = deep_shares[deep_shares.seed == seed].set_index("rank").sort_index()
+            ranks.append(
+                reading_rank(mine.reset_index(), deep.data_dimension[seed], reading.parameters)
+            )
+            at_k, span = mine.pca_noise_share[ranks[-1]], mine.pca_noise_share.iloc[-1]
+            # where k reaches the span the two bars meet: the reading cannot place the network
+            gap = span - at_k
+            values.append((deep.noise_share[seed] - at_k) / gap if gap > 0 else None)
         ms.append(
             measured(
                 "jacot2023.fig3study.mnist_noise_like_projection",
-                list(deep.noise_share / np.array(shares)),
+                values,
                 f"mnist, L = {int(deep.depth.iloc[0])}",
                 detail="k = " + ", ".join(map(str, sorted(set(ranks)))),
                 reading=reading.name,
-                meets={"not_collapsed": list(deep.jacobian_norm > 0)},
+                meets={"not_collapsed": list(deep.jacobian_norm > 0)} | meets,
             )
         )
     return ms
+
+
+def _change(runs: pd.DataFrame) -> pd.Series:
+    """Each network's relative change of its objective over its last stretch of training."""
+    return (1 - runs.objective / runs.objective_before_last_phase).abs()
 
 
 def fig3_study_claims(
@@ -425,61 +435,92 @@ def fig3_study_claims(
     projections: pd.DataFrame,
     shallow: int,
     deep_from: int,
-    projection_readings,
+    registry,
 ):
     """The Fig. 3 study. Curves, one value per (curve, seed) network: at every depth from
     `deep_from` on, the distance ratio to the curve, against the shallow network of the same curve
     and seed, and the Jacobian's s_2/s_1 at the data; at `shallow`, the distance ratio. MNIST,
-    one value per seed: the deep autoencoder's noise share against PCA's (`projections`) at the
-    rank each of `projection_readings` reads from the digits. Checks: convergence over the last
-    phase, and the deep MNIST fit."""
+    one value per seed: the deep autoencoder's noise share against PCA's (`projections`) under
+    each reading of the digits' dimension. A network is measured once settled (its change under
+    the converged check's bar), the deep MNIST one once it fits as the shallow one does (the
+    mnist_deep_fits check's bar). Checks: every network's settling, the MNIST fit, and whether
+    the trained curves are injective (curves: a column `injective` per network)."""
+    settled_bar = registry["jacot2023.fig3study.converged"].criterion
+    matched_bar = registry["jacot2023.fig3study.mnist_deep_fits"].criterion
+
+    def settled(runs):
+        return [settled_bar.holds(v) for v in _change(runs)]
+
     ms = []
     key = ["curve", "seed"]
     base = curves[curves.depth == shallow].set_index(key).sort_index()
     ratio = base.output_distance / base.input_distance
     ms.append(
         measured(
-            "jacot2023.fig3study.shallow_does_not_denoise", list(ratio), f"curves, L = {shallow}"
+            "jacot2023.fig3study.shallow_does_not_denoise",
+            list(ratio),
+            f"curves, L = {shallow}",
+            meets={"settled": settled(base)},
         )
     )
     for depth, runs in curves[curves.depth >= deep_from].groupby("depth", sort=True):
         runs = runs.set_index(key).sort_index()
         case = f"curves, L = {depth}"
+        meets = {"settled": settled(runs)}
         ms.append(
             measured(
                 "jacot2023.fig3study.deep_denoises",
                 list(runs.output_distance / runs.input_distance),
                 case,
                 detail=f"||W||^2/L median {runs.norm_per_layer.median():.3g}",
+                meets=meets,
             )
         )
+        both = [d and s for d, s in zip(meets["settled"], settled(base), strict=True)]
         ms.append(
             measured(
                 "jacot2023.fig3study.deep_vs_shallow",
                 list(runs.output_distance / base.output_distance),
                 f"curves, L = {depth} vs {shallow}",
+                meets={"settled": both},
             )
         )
         ms.append(
-            measured("jacot2023.fig3study.deep_jacobian_rank_one", list(runs.jacobian_ratio), case)
+            measured(
+                "jacot2023.fig3study.deep_jacobian_rank_one",
+                list(runs.jacobian_ratio),
+                case,
+                meets=meets,
+            )
         )
     deep_mnist = mnist[mnist.depth == mnist.depth.max()].set_index("seed").sort_index()
     shallow_mnist = mnist[mnist.depth == mnist.depth.min()].set_index("seed").sort_index()
-    ms += _mnist_projection(deep_mnist, projections, projection_readings)
+    fit = list(deep_mnist.loss / shallow_mnist.loss)
+    meets = {"settled": settled(deep_mnist), "fit_matched": [matched_bar.holds(v) for v in fit]}
+    readings = registry["jacot2023.fig3study.mnist_noise_like_projection"].every_reading
+    ms += _mnist_projection(deep_mnist, projections, readings, meets)
     ms.append(
         measured(
             "jacot2023.fig3study.mnist_deep_fits",
-            list(deep_mnist.loss / shallow_mnist.loss),
+            fit,
             f"mnist, L = {int(deep_mnist.depth.iloc[0])} vs {int(shallow_mnist.depth.iloc[0])}",
         )
     )
     every = pd.concat([curves, mnist], ignore_index=True)
-    fall = 1 - every.objective / every.objective_before_last_phase
+    repeats = every.groupby("depth").last_phase_repeats.max()
     ms.append(
         measured(
             "jacot2023.fig3study.converged",
-            int((fall > 0.01).sum()),
-            detail=f"of {len(every)}; largest fall {fall.max():.2%}",
+            list(_change(every)),
+            detail="last phase repeated " + ", ".join(f"{r} (L = {d})" for d, r in repeats.items()),
+        )
+    )
+    first = curves.drop_duplicates("curve").sort_values("curve")
+    ms.append(
+        measured(
+            "jacot2023.fig3study.curves_injective",
+            [int(not v) for v in first.injective],
+            detail="curves " + ", ".join(map(str, first.curve)),
         )
     )
     return ms
