@@ -521,6 +521,14 @@ def test_the_fig3_study_leaves_out_unsettled_and_worse_fitting_networks():
     assert status["jacot2023.fig3study.mnist_noise_like_projection"] == "inconclusive"
     assert status["jacot2023.fig3study.mnist_deep_fits"] == "fail"
     assert status["jacot2023.fig3study.deep_denoises"] == "pass"
+    # a worse fit passes less noise: a misfit that fails the row even so is a failure
+    tables = _fig3_study_tables(0.1, 0.0, SPAN_SHARE, deep_loss=2)
+    assert (
+        _fig3_study_status(_fig3_study_rows(*tables))[
+            "jacot2023.fig3study.mnist_noise_like_projection"
+        ]
+        == "fail"
+    )
 
 
 def test_the_pca_projection_keeps_noise_in_the_span_and_drops_the_rest():

@@ -123,7 +123,8 @@ PRECONDITIONS = {
     ),
     "fit_matched": (
         "the deep network fits its training set about as well as the shallow one it is set "
-        "against: its target's fit-match check holds for it"
+        "against (its target's fit-match check holds for it), or fails the claim even so: a "
+        "worse fit passes less of everything, so it can only flatter a bar on what passes"
     ),
 }
 # how the ledger names a seed that fails each

@@ -474,7 +474,7 @@ J23_STUDY_MNIST_RUN = (
     f"_repeats{J23_STUDY_MNIST['max_repeats']}"
 )
 # a network is settled when its objective moved by at most this over its last stretch
-J23_STUDY_SETTLED = claim_ceiling("jacot2023.fig3study.converged")
+J23_STUDY_SETTLED = reading_parameter("jacot2023.fig3study.converged", "bar")
 
 
 rule screen_jacot2023_fig3_study_curves:
