@@ -1216,7 +1216,8 @@ def test_the_mnist_projection_share_fails_an_identity_and_passes_the_projection_
                 {"depth": 6, "noise_share": passed, "jacobian_norm": norm}
                 | {"data_dimension": dimension}
             )
-            rows = judged(ledger._mnist_projection(deep, shares, readings), every_entry=False)
+            met = {"settled": [True] * 3, "fit_matched": [True] * 3}
+            rows = judged(ledger._mnist_projection(deep, shares, readings, met), every_entry=False)
             judged_at_k = rows[rows.reading == reading.name].status.item()
             assert judged_at_k == status, (reading.name, name)
             if name != "projection on the data":  # any k: an identity passes all, none passes
@@ -1246,7 +1247,7 @@ def test_a_shallow_autoencoder_that_projects_breaks_shallow_does_not_denoise():
     """The planted positive of a claim of absence: shallow autoencoders that bring random
     inputs to the curve (output distance 0.1 of the inputs' 0.8) do denoise."""
 
-    rows = _fig3_study_rows(*_fig3_study_tables(0.1, 0.0, 0.2, 0.2))
+    rows = _fig3_study_rows(*_fig3_study_tables(0.1, 0.0, 0.2))
     rows = rows[rows.primary.astype(bool)]
     status = dict(zip(rows.claim_id, rows.status, strict=True))
     assert status["jacot2023.fig3study.shallow_does_not_denoise"] == "fail"
