@@ -82,9 +82,8 @@ class CurveData:
 
 @dataclass(frozen=True)
 class Settling:
-    bar: (
-        float  # the largest relative change of a network's objective over a stretch that settles it
-    )
+    # the largest relative change of a network's objective over a stretch that settles it
+    bar: float
     max_repeats: int  # the most repeats of the last phase
 
 

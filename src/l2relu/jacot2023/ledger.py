@@ -436,8 +436,9 @@ def _mnist_projection(deep: pd.DataFrame, projections: pd.DataFrame, readings, m
     return ms
 
 
-def _change(runs: pd.DataFrame) -> pd.Series:
-    """Each network's relative change of its objective over its last stretch of training."""
+def last_change(runs: pd.DataFrame) -> pd.Series:
+    """Each network's relative change of its objective over its last stretch of training (the
+    converged check and the rows' precondition settled read it; so does the study's figure)."""
     return (1 - runs.objective / runs.objective_before_last_phase).abs()
 
 
@@ -462,7 +463,7 @@ def fig3_study_claims(
     matched_bar = registry["jacot2023.fig3study.mnist_deep_fits"].criterion
 
     def settled(runs) -> pd.Series:
-        return _change(runs) <= settled_bar
+        return last_change(runs) <= settled_bar
 
     ms = []
     key = ["curve", "seed"]
@@ -524,7 +525,7 @@ def fig3_study_claims(
         )
     )
     every = pd.concat([curves.assign(data="curves"), mnist.assign(data="mnist")])
-    change = _change(every)
+    change = last_change(every)
     repeats = every.groupby(["data", "depth"]).last_phase_repeats.max()
     ms.append(
         measured(
