@@ -1433,6 +1433,11 @@ def test_jacot2023_construction_rows_fail_on_a_non_bijection_a_planted_tie_and_a
         "rank_one_no_three_classes",
         "prop5_construction_fits",
         "prop5_norm_kl_plus_c",
+        "prop2_interpolator_fits",
+        "prop2_norm_l_plus_cn",
+        "range_grows_with_n",
+        "large_depth_undercut",
+        "thm2_tsp_slope",
     ):
         assert statuses[f"jacot2023.theory.{claim_id}"] == {"": "pass"}
 
@@ -1475,6 +1480,111 @@ def test_jacot2023_construction_rows_fail_on_a_non_bijection_a_planted_tie_and_a
         for r in c.APPF_READINGS
     ]
     assert set(_reading_status(four, claim_id).values()) == {"pass"}
+
+
+def test_jacot2023_sec4_rows_fail_without_a_kink_with_costly_identities_and_at_rank_one():
+    """Prop. 2's interpolator misfits without one of its kinks, and its C_N moves with L when its
+    identity layers cost more than 1; the range does not grow where C_N does not; a rank-1 f*
+    is never undercut (its bound stays at 1); a fit that does not pass through the points (least
+    squares along the line) has a largest slope below MST(y) / diam(x)."""
+    from l2relu.jacot2023 import constructions as c
+    from l2relu.jacot2023 import interpolation as it
+
+    rng = np.random.default_rng(1)
+    g, h = c.random_layers((6, 12, 2), rng), c.random_layers((2, 12, 5), rng)
+    x = rng.uniform(-1, 1, size=(6, 60))
+    y = c.forward(h, c.forward(g, x))
+    u = rng.normal(size=6)
+    u /= np.linalg.norm(u)
+    net = it.rank_one_interpolator(x, y, 8, u)
+    assert np.abs(c.forward(net, x) - y).max() < 1e-6 * np.abs(y).max()
+    (w, b), (v, d) = net[-2], net[-1]
+    dropped = [*net[:-2], (w[1:], b[1:]), (v[:, 1:], d)]
+    misfit = np.abs(c.forward(dropped, x) - y).max() / np.abs(y).max()
+    claim_id = "jacot2023.theory.prop2_interpolator_fits"
+    assert misfit > 0.1 and _status([measured(claim_id, misfit)], claim_id) == ["fail"]
+    # identity layers as 2 then 1/2 (the same map; each pair costs 4.25, not 2)
+    constants = []
+    for depth in (7, 11):
+        net = it.rank_one_interpolator(x, y, depth, u)
+        net = [
+            (w * (2.0 if i % 2 else 0.5), b) if 0 < i < depth - 2 else (w, b)
+            for i, (w, b) in enumerate(net)
+        ]
+        assert np.abs(c.forward(net, x) - y).max() < 1e-6 * np.abs(y).max()
+        constants.append(it.squared_norm(net) - depth)
+    claim_id = "jacot2023.theory.prop2_norm_l_plus_cn"
+    assert _status([measured(claim_id, c.constant_spread(constants))], claim_id) == ["fail"]
+    # C_N the same at both sizes: no growth
+    growth = it.range_width(500.0, 100.0, 2, 4) - it.range_width(500.0, 100.0, 2, 4)
+    claim_id = "jacot2023.theory.range_grows_with_n"
+    assert _status([measured(claim_id, float(growth))], claim_id) == ["fail"]
+    # a rank-1 f*: sum_i s_i^(2/L) -> 1 never exceeds 1 + C_N / L
+    claim_id = "jacot2023.theory.large_depth_undercut"
+    depth = it.undercut_depth(50.0, np.array([[3.0], [0.5]]))
+    assert depth == np.inf and _status([measured(claim_id, depth)], claim_id) == ["fail"]
+    assert it.undercut_depth(50.0, np.array([[3.0, 0.5]])) < 1e12  # rank 2: found
+    # least squares along the line: no longer through the points, its slope is the average's
+    t = u @ x
+    slope = np.linalg.lstsq(np.stack([t, np.ones_like(t)]).T, y.T, rcond=None)[0][0]
+    ratio = np.linalg.norm(slope) / (it.spanning_length(y) / it.diameter(x))
+    claim_id = "jacot2023.theory.thm2_tsp_slope"
+    assert _status([measured(claim_id, ratio)], claim_id) == ["fail"]
+
+
+def test_jacot2023_fig1_discussion_rows_fail_on_a_broken_structure_and_a_costly_identity():
+    """The three-part row reads 0 where identities come in two runs or not at all; the
+    identity-cost row fails where the middle layers cost twice their rank, and passes where they
+    cost it."""
+    from l2relu.jacot2023 import ledger as j23
+
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
+    bar = registry[j23.IMPACT].criterion.bounds()[1]
+    assert j23.three_parts([0.5, 0.01, 0.02, 0.5], bar)
+    assert not j23.three_parts([0.5, 0.01, 0.5, 0.01, 0.5], bar)
+    assert not j23.three_parts([0.5, 0.5, 0.5], bar)
+    assert not j23.three_parts([0.01, 0.01, 0.5], bar)  # no g before the identities
+
+    def layers(impacts, cost_per_rank):
+        rows = [
+            {"seed": s, "layer": i + 1, "nonlinearity_impact": v, "middle": 1 < i + 1 < 5}
+            | {"squared_norm": 4.0 * cost_per_rank}
+            | {f"rank: {r.name}": 4 for r in registry[j23.IDENTITY_COST].every_reading}
+            for s in range(3)
+            for i, v in enumerate(impacts)
+        ]
+        return pd.DataFrame(rows)
+
+    two_runs = layers([0.5, 0.01, 0.5, 0.01, 0.5, 0.0], 1.0)
+    assert _status(j23.three_part_claims(two_runs, registry), j23.THREE_PART) == ["fail"]
+    one_run = layers([0.5, 0.01, 0.01, 0.01, 0.5, 0.0], 1.0)
+    assert _status(j23.three_part_claims(one_run, registry), j23.THREE_PART) == ["pass"]
+    readings = registry[j23.IDENTITY_COST].every_reading
+    costly = j23.identity_cost_claims(layers([0.5, 0.01, 0.01, 0.01, 0.5, 0.0], 2.0), readings)
+    assert set(_reading_status(costly, j23.IDENTITY_COST).values()) == {"fail"}
+    exact = j23.identity_cost_claims(one_run, readings)
+    assert set(_reading_status(exact, j23.IDENTITY_COST).values()) == {"pass"}
+
+
+def test_timor2022_equal_norm_rows_fail_on_a_rescaled_network():
+    """Lemmas 14-15's spread is 0 for equal layer norms and fails every reading when one layer is
+    doubled and the next halved (the same function)."""
+    from l2relu.timor2022 import ledger as t22
+
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
+    rng = np.random.default_rng(0)
+    layer = rng.normal(size=(2, 4, 4))
+    layer /= np.linalg.norm(layer, axis=(1, 2), keepdims=True)
+    balanced = {"W1": layer, "W2": layer[:, ::-1], "W3": layer}
+    rescaled = balanced | {"W1": 2 * layer, "W2": layer[:, ::-1] / 2}
+    assert np.allclose(t22.layer_norm_spread(balanced), 0)
+    for arrays, expected in ((balanced, {"pass"}), (rescaled, {"fail"})):
+        deep = pd.DataFrame(
+            {"theorem": 4, "depth": 3, "claim_seed": [0, 1], "best": True}
+            | {"norm_spread": t22.layer_norm_spread(arrays)}
+        )
+        ms = t22.equal_norm_claims(deep, registry)
+        assert set(_reading_status(ms, t22.EQUAL_NORM_IDS[4]).values()) == expected
 
 
 def test_timor2022_lemmas_10_to_13_fail_from_a_random_v_or_with_an_overshooting_step():

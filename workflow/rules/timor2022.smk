@@ -171,20 +171,24 @@ rule aggregate_timor2022_fig1:
         "../scripts/aggregate_timor2022_fig1.py"
 
 
+# Every (theorem, depth) job of the deep networks, as expand's zipped wildcards.
+TIMOR_DEEP_JOBS = dict(
+    theorem=[t for t in (4, 5) for _ in TIMOR_DEEP["depths"]],
+    depth=TIMOR_DEEP["depths"] * 2,
+    lam=[fmt_lam(TIMOR_DEEP_LAM[t]) for t in (4, 5) for _ in TIMOR_DEEP["depths"]],
+    width=[TIMOR_DEEP["width"]] * 2 * len(TIMOR_DEEP["depths"]),
+    seeds=[TIMOR_DEEP_SEEDS] * 2 * len(TIMOR_DEEP["depths"]),
+)
+
+
 rule aggregate_timor2022_theory:
     input:
         registry=claims_registry("timor2022_theory"),
         code=script_code("aggregate_timor2022_theory"),
         theorem1=rules.construct_timor2022_theorem1.output.table,
-        deep=expand(
-            rules.train_timor2022_deep.output.metrics,
-            zip,
-            theorem=[t for t in (4, 5) for _ in TIMOR_DEEP["depths"]],
-            depth=TIMOR_DEEP["depths"] * 2,
-            lam=[fmt_lam(TIMOR_DEEP_LAM[t]) for t in (4, 5) for _ in TIMOR_DEEP["depths"]],
-            width=[TIMOR_DEEP["width"]] * 2 * len(TIMOR_DEEP["depths"]),
-            seeds=[TIMOR_DEEP_SEEDS] * 2 * len(TIMOR_DEEP["depths"]),
-        ),
+        deep=expand(rules.train_timor2022_deep.output.metrics, zip, **TIMOR_DEEP_JOBS),
+        # in the same order as deep: the trained weights of each job's networks
+        deep_weights=expand(rules.train_timor2022_deep.output.checkpoint, zip, **TIMOR_DEEP_JOBS),
         fig1_runs=TIMOR_FIG1_RUNS,
     output:
         deep="results/timor2022/theory/deep.csv",

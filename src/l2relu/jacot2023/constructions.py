@@ -1,8 +1,9 @@
 """jacot2023's constructions, built and measured on finite instances: Claim 1 (rank under
 bijections), App. A's Example 1 (Prop. 1's strict case), Cor. 1's neuron doubling, App. D.1's
 formula for the rank of kernel ridge regression's Jacobian, Sec. 5's rank-1 classifiers (no
-three classes meet), Prop. 5's rank-k network (||W||^2 = kL + C) and the true rank of App. F's
-Fig. 1 task. One table, a row per (check, reading): the value its registry entry reads."""
+three classes meet), Prop. 5's rank-k network (||W||^2 = kL + C), the true rank of App. F's
+Fig. 1 task, and Sec. 4's comparison of Prop. 2's rank-1 interpolator with Prop. 5's network.
+One table, a row per (check, reading): the value its registry entry reads."""
 
 from dataclasses import dataclass
 from itertools import pairwise
@@ -10,7 +11,7 @@ from itertools import pairwise
 import numpy as np
 import pandas as pd
 
-from l2relu.jacot2023 import krr
+from l2relu.jacot2023 import interpolation, krr
 from l2relu.measures import numerical_rank
 from l2relu.seeding import rng_for
 
@@ -265,6 +266,55 @@ def prop5_values(cfg: ConstructionsConfig, depths=(6, 8, 12, 20, 40)) -> dict:
     return {"prop5_misfit": misfit, "prop5_constant_spread": spread}
 
 
+# Data sizes N at which Sec. 4's two constructions are compared, and the depths of Prop. 2's.
+INTERPOLATION_SIZES = (25, 50, 100, 200, 400, 800, 1600)
+INTERPOLATION_DEPTHS = (6, 8, 12, 20, 40)
+
+
+def rank_one_values(cfg: ConstructionsConfig) -> dict:
+    """On data y = f*(x) of f* = h o g (g: R^6 -> R^k, k = 2 or 3, x uniform on [-1, 1]^6, the
+    sizes nested): Prop. 2's interpolator's largest relative misfit and the spread of its C_N =
+    ||W||^2 - L over depths; the least growth, from the smallest N to the largest, of the number
+    of depths where Prop. 5's network (||W||^2 = kL + C) is the cheaper; the largest depth (at the
+    largest N) past which the interpolator undercuts Prop. 3's bound for networks of f*; and the
+    least, over instances and N, of the interpolator's largest ||Jf||_op over MST(y) / diam(x)
+    (Thm. 2's step ||Jf(x)||_op >= TSP(y) / diam(x), the MST a lower bound on the TSP)."""
+    misfit, spread, growth, undercut, slope = 0.0, 0.0, np.inf, 0.0, np.inf
+    for t in range(cfg.trials):
+        rng = rng_for("jacot2023", "prop2", t)
+        k = 2 + t % 2
+        g, h = random_layers((6, 12, k), rng), random_layers((k, 12, 5), rng)
+        data = rng.uniform(-1, 1, size=(6, INTERPOLATION_SIZES[-1]))
+        u = rng.normal(size=6)
+        u /= np.linalg.norm(u)
+        widths = []
+        for n in INTERPOLATION_SIZES:
+            x = data[:, :n]
+            y = forward(h, forward(g, x))
+            constants = []
+            for depth in INTERPOLATION_DEPTHS:
+                net = interpolation.rank_one_interpolator(x, y, depth, u)
+                misfit = max(misfit, float(np.abs(forward(net, x) - y).max() / np.abs(y).max()))
+                constants.append(interpolation.squared_norm(net) - depth)
+            spread = max(spread, constant_spread(constants))
+            shallowest = len(g) + len(h)
+            c = norm_minus_kl(rank_k_network(g, h, x, shallowest), k)
+            widths.append(interpolation.range_width(constants[0], c, k, shallowest))
+            bound = interpolation.spanning_length(y) / interpolation.diameter(x)
+            slope = min(slope, interpolation.largest_slope(x, y, u) / bound)
+        growth = min(growth, widths[-1] - widths[0])
+        jac = jacobians(h, forward(g, data)) @ jacobians(g, data)  # of f* = h o g
+        values = np.linalg.svd(jac, compute_uv=False)[:, :k]
+        undercut = max(undercut, interpolation.undercut_depth(constants[0], values))
+    return {
+        "prop2_misfit": misfit,
+        "prop2_constant_spread": spread,
+        "range_growth": float(growth),
+        "undercut_depth": undercut,
+        "thm2_slope_over_tsp": slope,
+    }
+
+
 # App. F: h reads the first 5 latent coordinates z (its words) or the first 5 input
 # coordinates x = g(z) (its formula y = h(x_1, ..., x_5)).
 APPF_READINGS = ("latent coordinates", "input coordinates")
@@ -311,4 +361,17 @@ def constructions_table(cfg: ConstructionsConfig) -> pd.DataFrame:
         {"check": "appf_true_rank", "reading": r, "value": appf_true_rank(cfg, r)}
         for r in APPF_READINGS
     ]
+    rows += [{"check": k, "reading": "", "value": v} for k, v in rank_one_values(cfg).items()]
     return pd.DataFrame(rows)
+
+
+def jacobians(layers, x: np.ndarray) -> np.ndarray:
+    """Jacobians (n, d_out, d_in) of a ReLU network [(W_l, b_l)] at the columns of x."""
+    jac = np.broadcast_to(np.eye(x.shape[0]), (x.shape[1], x.shape[0], x.shape[0]))
+    for i, (w, b) in enumerate(layers):
+        jac = np.einsum("ij,njk->nik", w, jac)
+        x = w @ x + b
+        if i < len(layers) - 1:
+            jac = jac * (x > 0).T[:, :, None]
+            x = np.maximum(x, 0)
+    return jac

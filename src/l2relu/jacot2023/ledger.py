@@ -1,6 +1,8 @@
 """jacot2023's measurements, each for an entry of the claims registry
 (workflow/claims/jacot2023.yaml): the trained networks against the paper's statements."""
 
+import itertools
+
 import numpy as np
 import pandas as pd
 
@@ -48,6 +50,59 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, true_rank: int, rank_r
     impacts = [m.nonlinearity_impact.max() for _, m in middle.groupby("seed", sort=True)]
     ms.append(measured("jacot2023.fig1.middle_nonlinearity_impact", impacts, case))
     ms.append(diverged_runs("jacot2023.fig1.no_divergence", runs))
+    return ms
+
+
+IMPACT = "jacot2023.fig1.middle_nonlinearity_impact"
+THREE_PART = "jacot2023.fig1.three_part_structure"
+IDENTITY_COST = "jacot2023.fig1.identity_layer_cost"
+
+
+def three_parts(impacts, bar: float) -> bool:
+    """Whether the hidden layers' nonlinearity impacts (in layer order) read nonlinear, then one
+    run of near-identity layers (impact <= bar), then nonlinear again: g, identities, h."""
+    kinds = "".join("i" if v <= bar else "n" for v in impacts)
+    parts = [k for k, _ in itertools.groupby(kinds)]
+    return parts == ["n", "i", "n"]
+
+
+def three_part_claims(layers: pd.DataFrame, registry) -> list:
+    """Per seed, 1 where Fig. 1's hidden layers split into g, identity layers and h (the
+    identity bar that of the middle-impact row's criterion), else 0."""
+    bar = registry[IMPACT].criterion.bounds()[1]
+    # the output layer is linear: its impact is not a nonlinearity's
+    hidden = layers[layers.layer < layers.layer.max()].sort_values(["seed", "layer"])
+    held, texts = [], []
+    for _, m in hidden.groupby("seed", sort=True):
+        held.append(float(three_parts(m.nonlinearity_impact, bar)))
+        texts.append("".join("i" if v <= bar else "n" for v in m.nonlinearity_impact))
+    detail = f"layers 1-{int(hidden.layer.max())} (i: impact <= {bar:g}): " + "; ".join(texts)
+    return [measured(THREE_PART, held, detail=detail)]
+
+
+def identity_cost_claims(layers: pd.DataFrame, rank_readings) -> list:
+    """Per seed and rank reading, over the middle layers, ||W_l||_F^2 + ||b_l||^2 over the rank of
+    the layer's representation Z_l: the ratio farthest from 1."""
+    middle = layers[layers.middle.astype(bool)].sort_values(["seed", "layer"])
+    first, last = int(middle.layer.min()), int(middle.layer.max())
+    ms = []
+    for reading in rank_readings:
+        farthest = []
+        for _, m in middle.groupby("seed", sort=True):
+            ratios = (m.squared_norm / m[f"rank: {reading.name}"]).to_numpy()
+            farthest.append(float(ratios[np.argmax(np.abs(ratios - 1))]))
+        costs = "; ".join(
+            ", ".join(f"{v:.2f}" for v in m.squared_norm) for _, m in middle.groupby("seed")
+        )
+        ms.append(
+            measured(
+                IDENTITY_COST,
+                farthest,
+                f"middle layers {first}-{last}",
+                detail=f"costs per seed {costs}",
+                reading=reading.name,
+            )
+        )
     return ms
 
 
@@ -558,6 +613,11 @@ CONSTRUCTION_IDS = {
     "prop5_misfit": "jacot2023.theory.prop5_construction_fits",
     "prop5_constant_spread": "jacot2023.theory.prop5_norm_kl_plus_c",
     "appf_true_rank": "jacot2023.theory.fig1_true_rank",
+    "prop2_misfit": "jacot2023.theory.prop2_interpolator_fits",
+    "prop2_constant_spread": "jacot2023.theory.prop2_norm_l_plus_cn",
+    "range_growth": "jacot2023.theory.range_grows_with_n",
+    "undercut_depth": "jacot2023.theory.large_depth_undercut",
+    "thm2_slope_over_tsp": "jacot2023.theory.thm2_tsp_slope",
 }
 
 

@@ -194,6 +194,45 @@ def theory_claims(
     return ms
 
 
+def layer_norm_spread(arrays: dict) -> np.ndarray:
+    """Per network of a stacked checkpoint (W1, W2, ... each (networks, out, in)): the spread
+    (max - min) / mean of the layers' ||W_i||_F."""
+    norms = np.stack(
+        [
+            np.linalg.norm(np.asarray(arrays[f"W{i + 1}"], float), axis=(1, 2))
+            for i in range(len(arrays))
+        ],
+        axis=1,
+    )
+    return np.ptp(norms, axis=1) / norms.mean(axis=1)
+
+
+# Lemmas 14 and 15: the layer norms of Thm. 4's and Thm. 5's optima are equal
+EQUAL_NORM_IDS = {
+    4: "timor2022.theory.lemma14_equal_layer_norms",
+    5: "timor2022.theory.lemma15_equal_layer_norms",
+}
+
+
+def equal_norm_claims(deep: pd.DataFrame, registry) -> list:
+    """Per theorem and depth, each seed's lowest-objective network (the stand-in for the optimum
+    that the ratio rows read): its layer-norm spread over each reading's tolerance."""
+    ms = []
+    for (thm, depth), r in deep.groupby(["theorem", "depth"], sort=True):
+        best = r[r.best].set_index("claim_seed").norm_spread
+        spreads = [best.get(s, np.nan) for s in sorted(r.claim_seed.unique())]
+        detail = "spreads " + ", ".join(f"{v:.3g}" for v in spreads)
+        for reading in registry[EQUAL_NORM_IDS[thm]].every_reading:
+            tolerance = reading.parameters["tolerance"]
+            values = [v / tolerance for v in spreads]
+            ms.append(
+                measured(
+                    EQUAL_NORM_IDS[thm], values, f"L = {depth}", detail=detail, reading=reading.name
+                )
+            )
+    return ms
+
+
 def mark_best(deep: pd.DataFrame) -> pd.DataFrame:
     """Flag, per theorem, depth and seed of the claims, the network with the lowest
     regularized objective."""
