@@ -332,6 +332,7 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
     balance) and says so. With every seed collapsed nothing is measured and the rows fail."""
 
     from l2relu.jacot2022 import fig1, ledger
+    from l2relu.jacot2022.forces import DIRECTION_READINGS as DIRECTIONS
 
     rng = np.random.default_rng(4)
     data = {"x_train": rng.uniform(size=(42, 20)), "y_train": rng.integers(0, 3, 42)}
@@ -354,7 +355,9 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
             | {"silhouette": 0.8, "mass_on_ray": 1.0, "balance": 1.0 if s == 1 else 0.01}
             | {f"mass_on_ray: {r}": 1.0 for r in RAYS}
             | {f"rays: {r}": 3 for r in RAYS}
-            | {"balance_radial": 1.0 if s == 1 else 1e-4}
+            | {"balance_radial": 1.0 if s == 1 else 1e-4, "pushed_apart": 0.0 if s == 1 else 1.0}
+            | {f"attraction_inward: {r}": 0.0 if s == 1 else 1.0 for r in DIRECTIONS}
+            | {f"repulsion_outward: {r}": 0.0 if s == 1 else 1.0 for r in DIRECTIONS}
             for s in range(4)
             for layer in (1, 2)
         ]
@@ -362,6 +365,9 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
     runs = pd.DataFrame({"seed": range(4), "diverged": False, "diverged_step": -1})
     rows = judged(ledger.fig1_claims(layers, runs, 3, RAYS)).set_index("claim_id", drop=False)
     assert rows.loc["jacot2022.fig1.no_collapse", "status"] == "fail"  # 1 of 4: seen
+    directions = rows[rows.claim_id.isin([ledger.INWARD, ledger.OUTWARD, ledger.APART])]
+    assert len(directions) == 2 * (2 * len(DIRECTIONS) + len(ledger.APART_READINGS))
+    assert (directions.status == "pass").all() and (directions.n_excluded == 1).all()
     rows = rows[rows.claim_id.str.contains(r"\.fig1\.(?:inputs|neurons|forces|radial)")]
     assert (rows[~rows.primary].reading.isin(list(RAYS)[1:])).all()  # rays under every reading
     rows = rows[rows.primary]

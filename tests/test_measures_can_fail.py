@@ -1587,6 +1587,66 @@ def test_timor2022_equal_norm_rows_fail_on_a_rescaled_network():
         assert set(_reading_status(ms, t22.EQUAL_NORM_IDS[4]).values()) == expected
 
 
+def test_timor2022_theorem3_row_fails_where_the_runs_stop_short():
+    """Theorem 3 under its own initialization: runs stopped after 10 steps end nowhere near
+    zero loss, so no run is in E and every law fails; run to the end, every law holds."""
+    from l2relu.timor2022 import ledger, theory
+
+    x1, x2 = (1.0, 0.99), (-1.0, 0.99)
+    short = ledger.theorem3_claims(x1, x2, 2, 1e-4, runs=200, steps=10, lr=0.05)
+    full = ledger.theorem3_claims(x1, x2, 1, 1e-4, runs=200, steps=20000, lr=0.05)
+    for law in theory.THEOREM3_LAWS:
+        assert _status(short, ledger.THEOREM3, law) == ["fail"]
+        assert _status(full, ledger.THEOREM3, law) == ["pass"]
+
+
+def test_jacot2022_force_direction_rows_fail_on_reversed_and_random_forces():
+    """Forces along Z read inward (attraction) and fail outward (repulsion) at every reading, and
+    the reverse for forces along -Z; random forces fail both at the neuron and input readings.
+    The pushed-apart share fails for a push towards the other digits and passes for one away."""
+    from l2relu.jacot2022 import forces
+    from l2relu.jacot2022 import ledger as j22
+
+    rng = np.random.default_rng(0)
+    z = np.abs(rng.normal(size=(8, 12))) + 0.1
+    labels = np.repeat([7, 8, 9], 4)
+
+    def statuses(attraction, repulsion, apart_force):
+        row = {"layer": 1, "seed": 0, "collapsed": False, "active_neurons": 8}
+        row |= {"silhouette": 1.0, "balance": 0.0, "balance_radial": 0.0}
+        row["pushed_apart"] = forces.pushed_apart(z, apart_force, labels)
+        for reading, (inward, outward) in forces.force_directions(z, attraction, repulsion).items():
+            row |= {f"attraction_inward: {reading}": inward}
+            row |= {f"repulsion_outward: {reading}": outward}
+        layers = pd.DataFrame([row])
+        runs = pd.DataFrame({"seed": [0], "diverged": [False], "diverged_step": [-1]})
+        ms = [
+            m
+            for m in j22.fig1_claims(layers, runs, 3, {})
+            if m.claim_id in (j22.INWARD, j22.OUTWARD, j22.APART)
+        ]
+        return {
+            claim_id: _reading_status([m for m in ms if m.claim_id == claim_id], claim_id)
+            for claim_id in (j22.INWARD, j22.OUTWARD, j22.APART)
+        }
+
+    others = np.stack([z[:, labels != c].mean(axis=1) for c in labels], axis=1)
+    away = z - others
+    along = statuses(z, z, away)  # minus these: inward twice, and towards the other digits
+    assert set(along[j22.INWARD].values()) == {"pass"}
+    assert set(along[j22.OUTWARD].values()) == {"fail"}
+    assert set(along[j22.APART].values()) == {"fail"}
+    against = statuses(-z, -z, -away)
+    assert set(against[j22.INWARD].values()) == {"fail"}
+    assert set(against[j22.OUTWARD].values()) == {"pass"}
+    assert set(against[j22.APART].values()) == {"pass"}
+    noise = rng.normal(size=z.shape)
+    random = statuses(noise, noise, noise)
+    for claim_id in (j22.INWARD, j22.OUTWARD):
+        assert random[claim_id]["each input"] == "fail"
+        assert random[claim_id]["each active neuron"] == "fail"
+
+
 def test_timor2022_lemmas_10_to_13_fail_from_a_random_v_or_with_an_overshooting_step():
     """From v(0) = 0 at a small step every run keeps Lemmas 10-13; a Gaussian V(0) (outside the
     lemmas) breaks Lemmas 11-13, and a step of 1.0 (gradient descent no longer following the

@@ -209,6 +209,9 @@ rule aggregate_timor2022_theory:
         assumption2_pairs=TIMOR["theory"]["assumption2_pairs"],
         lemma_networks=TIMOR["theory"]["lemma_networks"],
         zero_v=TIMOR["theory"]["zero_v"],
+        theorem3=TIMOR["theory"]["theorem3"],
+        claim_seeds=config["seeds"],
+        converged_loss=TIMOR_FIG1["converged_loss"],
     script:
         "../scripts/aggregate_timor2022_theory.py"
 

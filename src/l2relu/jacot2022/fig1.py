@@ -181,6 +181,16 @@ def reading_angles(rows, n_rays: int, readings: dict, active=None) -> dict:
     return out
 
 
+def _direction_columns(z, attraction, repulsion) -> dict:
+    """The layer's force directions (forces.force_directions) as one-row table columns
+    "attraction_inward: <reading>" and "repulsion_outward: <reading>"."""
+    columns = {}
+    for reading, (inward, outward) in forces.force_directions(z, attraction, repulsion).items():
+        columns[f"attraction_inward: {reading}"] = [inward]
+        columns[f"repulsion_outward: {reading}"] = [outward]
+    return columns
+
+
 def analyze(arrays: dict, data: dict, n_rays: int, cfg: ForcesConfig, ray_readings=None) -> dict:
     """Forces on both hidden layers, their 2-D PCA views, rays (n_rays of them: one per class in
     the paper), clustering and balance.
@@ -275,6 +285,8 @@ def analyze(arrays: dict, data: dict, n_rays: int, cfg: ForcesConfig, ray_readin
                     "balance": [norm(p_attraction + p_repulsion) / norm(p_attraction)],
                     "balance_raw": [norm(attraction + repulsion) / norm(attraction)],
                     "projected_share": [norm(p_attraction) / norm(attraction)],
+                    **_direction_columns(z, attraction, repulsion),
+                    "pushed_apart": [forces.pushed_apart(z, repulsion, labels)],
                 }
             )
         )

@@ -104,6 +104,38 @@ def radial_balance(z: np.ndarray, attraction: np.ndarray, repulsion: np.ndarray)
     return float(np.linalg.norm(along_a + along_r) / np.linalg.norm(along_a))
 
 
+# Sec. 3.1's directions read on a whole layer, on each active neuron (row) or on each input
+# (column): the share of those units on which gradient descent (minus the force) moves Z_l
+# towards the origin (attraction) or away from it (repulsion).
+DIRECTION_READINGS = ("whole layer", "each active neuron", "each input")
+
+
+def force_directions(z: np.ndarray, attraction: np.ndarray, repulsion: np.ndarray) -> dict:
+    """{reading: (share inward under -attraction, share outward under -repulsion)}: a unit is
+    inward where <attraction, Z> > 0 on it, outward where <repulsion, Z> < 0."""
+    active = active_rows(z)
+    units = (
+        lambda f: np.array([(f * z).sum()]),
+        lambda f: (f * z).sum(axis=1)[active],
+        lambda f: (f * z).sum(axis=0),
+    )
+    return {
+        r: (float((along(attraction) > 0).mean()), float((along(repulsion) < 0).mean()))
+        for r, along in zip(DIRECTION_READINGS, units, strict=True)
+    }
+
+
+def pushed_apart(z: np.ndarray, repulsion: np.ndarray, labels: np.ndarray) -> float:
+    """The share of inputs (columns) whose repulsive push, minus the force, has a positive
+    component along z_i minus the centroid of the other classes' columns."""
+    labels = np.asarray(labels)
+    away = np.empty(z.shape[1])
+    for i in range(z.shape[1]):
+        others = z[:, labels != labels[i]].mean(axis=1)
+        away[i] = -repulsion[:, i] @ (z[:, i] - others)
+    return float((away > 0).mean())
+
+
 def psi(zs, x: torch.Tensor, beta: float):
     """Psi(Z): the weights W_l = Z_l (Z^sigma_{l-1})^+ (Prop. 1), as (n_l, n_{l-1} + 1)."""
     weights, h = [], x

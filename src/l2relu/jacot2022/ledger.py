@@ -13,6 +13,11 @@ TEST_BELOW_TRAIN = "jacot2022.fig2.test_below_train"
 RAYS = "jacot2022.fig1.neurons_along_rays"
 CLUSTERS = "jacot2022.fig1.inputs_cluster_by_digit"
 FORCES = "jacot2022.fig1.forces_cancel"
+INWARD = "jacot2022.fig1.attraction_inward"
+OUTWARD = "jacot2022.fig1.repulsion_outward"
+APART = "jacot2022.fig1.classes_pushed_apart"
+# the pushed-apart share read against two bars: the registry entry's readings
+APART_READINGS = ("more than half", "nine in ten")
 ONSET_IDS = {
     "bipartite": "jacot2022.theory.prop14_bipartite_onset",
     "onehot": "jacot2022.theory.prop14_onehot_onset",
@@ -157,13 +162,19 @@ def _joined(*details: str) -> str:
 def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int, ray_readings: dict):
     """Fig. 1's observations per hidden layer, one value per seed: the data cluster by digit,
     the neurons lie on rays (under each of `ray_readings` {reading: its parameters}: layers'
-    "mass_on_ray: <reading>"), the forces cancel on the feasible directions; and the radial
+    "mass_on_ray: <reading>"), the forces cancel on the feasible directions, attraction pulls
+    inward and repulsion pushes outward (per reading of forces.force_directions), repulsion
+    pushes the inputs away from the other digits; and the radial
     balance that weight decay gives any trained ReLU network. A collapsed network (a constant
     function: a dead layer) has no features, and its forces' ratios read 0 against 0; a layer of
     n_rays or fewer active neurons is on n_rays rays by construction: the registry's
     preconditions leave such seeds out, and a check counts the collapsed ones."""
     ms = []
     n_seeds = layers.seed.nunique()
+    # forces.force_directions' readings, as the table's columns name them
+    direction_readings = [
+        c.split(": ", 1)[1] for c in layers.columns if c.startswith("attraction_inward: ")
+    ]
     collapsed = layers[layers.collapsed.astype(bool)].seed.nunique()
     for layer, per_seed in layers.groupby("layer", sort=True):
         per_seed = per_seed.sort_values("seed")
@@ -179,6 +190,14 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int, ray_readi
             detail = _joined(active, _rays_found(per_seed, rays, reading, parameters))
             ms.append(measured(RAYS, shares, case, None, detail, reading, rays))
         ms.append(measured(FORCES, list(per_seed.balance), case, meets=live))
+        for reading in direction_readings:
+            for claim_id, column in ((INWARD, "attraction_inward"), (OUTWARD, "repulsion_outward")):
+                shares = list(per_seed[f"{column}: {reading}"])
+                ms.append(measured(claim_id, shares, case, reading=reading, meets=live))
+        for reading in APART_READINGS:
+            ms.append(
+                measured(APART, list(per_seed.pushed_apart), case, reading=reading, meets=live)
+            )
         kept = per_seed[alive]
         ms.append(
             measured(

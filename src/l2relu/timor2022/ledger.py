@@ -233,6 +233,35 @@ def equal_norm_claims(deep: pd.DataFrame, registry) -> list:
     return ms
 
 
+THEOREM3 = "timor2022.theory.thm3_own_initialization"
+
+
+def theorem3_claims(x1, x2, seeds: int, converged_loss: float, runs: int, steps: int, lr: float):
+    """Theorem 3 under its own initialization, per law of w_i(0) (a case each) and seed: the
+    share of `runs` gradient-descent runs ending in event E (zero loss read as below
+    `converged_loss`, Fig. 1's), as its distance from the bound in standard deviations of a
+    share of `runs` runs at the bound."""
+    x, y = fig1_mod.data(x1, x2)
+    theta = theory.input_angle(x)
+    bound = theory.theorem3_bound(theta)
+    sd = np.sqrt(bound * (1 - bound) / runs)
+    ms = []
+    for law in theory.THEOREM3_LAWS:
+        shares, converged = [], []
+        for seed in range(seeds):
+            w, loss = theory.theorem3_descent(
+                x, y, runs, law, ("timor2022", "theorem3", seed), steps, lr
+            )
+            shares.append(theory.theorem3_event(w, loss < converged_loss, theta).mean())
+            converged.append((loss < converged_loss).mean())
+        detail = (
+            f"shares {', '.join(f'{v:.3f}' for v in shares)} against {bound:.4f} (sd {sd:.4f});"
+            f" converged {', '.join(f'{v:.2f}' for v in converged)}; {runs} runs of {steps} steps"
+        )
+        ms.append(measured(THEOREM3, [(v - bound) / sd for v in shares], law, detail=detail))
+    return ms
+
+
 def mark_best(deep: pd.DataFrame) -> pd.DataFrame:
     """Flag, per theorem, depth and seed of the claims, the network with the lowest
     regularized objective."""

@@ -54,6 +54,39 @@ def theorem3_bound(theta: float) -> float:
     return 2 * (theta / (2 * np.pi)) ** 2
 
 
+def theorem3_radius(theta: float) -> float:
+    """Theorem 3's bound on ||w_i(0)||, (sqrt 3/2) min{sin((pi - theta)/4), sin(theta - pi/2)}."""
+    return np.sqrt(3) / 2 * min(np.sin((np.pi - theta) / 4), np.sin(theta - np.pi / 2))
+
+
+# Spherically symmetric laws of w_i(0) inside Theorem 3's radius r: the norm uniform on the disc
+# of radius r, on the circle of radius r, or uniform on the disc of radius r / 100.
+THEOREM3_LAWS = ("uniform on the disc", "on the circle", "disc of a hundredth the radius")
+
+
+def theorem3_draw(runs: int, radius: float, law: str, rng) -> np.ndarray:
+    """(runs, 2, 2) first layers, each row w_i(0) drawn independently from `law`."""
+    angle = rng.uniform(0, 2 * np.pi, (runs, 2))
+    if law == "on the circle":
+        norm = np.full((runs, 2), radius)
+    else:
+        scale = radius / 100 if law == "disc of a hundredth the radius" else radius
+        norm = scale * np.sqrt(rng.uniform(0, 1, (runs, 2)))  # uniform on the disc
+    return norm[..., None] * np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+
+
+def theorem3_descent(x, y, runs: int, law: str, seed_parts, steps: int, lr: float):
+    """Theorem 3 under its own initialization, by gradient descent (the flow's stand-in): v_i(0)
+    = 0 and w_i(0) from `law` inside the theorem's radius. Returns the final W (runs, 2, 2) and
+    the final losses."""
+    theta = input_angle(x)
+    w = theorem3_draw(runs, theorem3_radius(theta), law, rng_for(*seed_parts, law))
+    v = np.zeros((runs, 2, 2))
+    for _ in range(steps):
+        w, v = descent_step(w, v, x, y, lr)
+    return w, batched_loss(w, v, x, y)
+
+
 def theorem3_event(w: np.ndarray, converged: np.ndarray, theta: float) -> np.ndarray:
     """Event E of Theorem 3 for every run: zero loss, the angle between w_1, w_2 and their norms
     in the stated intervals. w: (R, 2, 2) final W(1), rows = neurons."""
