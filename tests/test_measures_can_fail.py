@@ -1438,6 +1438,9 @@ def test_jacot2023_construction_rows_fail_on_a_non_bijection_a_planted_tie_and_a
         "range_grows_with_n",
         "large_depth_undercut",
         "thm2_tsp_slope",
+        "prop1_rank_properties",
+        "thm1_sandwich_order",
+        "thm1_sandwich_closes",
     ):
         assert statuses[f"jacot2023.theory.{claim_id}"] == {"": "pass"}
 
@@ -1645,6 +1648,73 @@ def test_jacot2022_force_direction_rows_fail_on_reversed_and_random_forces():
     for claim_id in (j22.INWARD, j22.OUTWARD):
         assert random[claim_id]["each input"] == "fail"
         assert random[claim_id]["each active neuron"] == "fail"
+
+
+def test_jacot2022_alignment_rows_fail_for_a_negative_factor_and_a_merge_of_unaligned_neurons():
+    """A copy at a negative factor has proportional pre-activations but not proportional forces
+    (the printed reading fails, alpha > 0 holds); merging it back, or merging two neurons that
+    are not aligned, changes Z_L."""
+    from l2relu.jacot2022 import alignment
+    from l2relu.jacot2022 import ledger as j22
+
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
+    table = alignment.alignment_table(3)
+    readings = registry[j22.PROPORTIONAL].every_reading
+    statuses = _reading_status(j22.alignment_claims(table, readings), j22.PROPORTIONAL)
+    assert statuses == {"as printed (alpha in R)": "fail", "alpha > 0": "pass"}
+    assert _status(j22.alignment_claims(table, readings), j22.MERGE) == ["pass"]
+    negative = table.set_index("sign").merge_change["negative"]
+    assert _status([measured(j22.MERGE, negative)], j22.MERGE) == ["fail"]
+    rng = np.random.default_rng(0)
+    net = alignment.random_network(rng)
+    x = rng.normal(size=(alignment.WIDTHS[0], 30))
+    unaligned = alignment.merged(*net, 0, 0, 1, 1.0)  # neuron 1 is no copy of neuron 0
+    change = alignment.output_change(net, unaligned, x)
+    assert _status([measured(j22.MERGE, change)], j22.MERGE) == ["fail"]
+
+
+def test_jacot2023_prop1_and_sandwich_rows_fail_where_a_rank_rises_or_the_bounds_cross():
+    """The central-difference rank sees the sum of two rank-1 maps read 2 (so 'Rank_J(f + g) <=
+    max' would fail); a rank-2 f's lower bound passes a rank-1 network's 1 + 0/L (order fails);
+    read at depth 10 instead of 10^6 the bounds stand far from k (closure fails)."""
+    from l2relu.jacot2023 import constructions as c
+    from l2relu.jacot2023 import ledger as j23
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(6, 50))
+    u, v = rng.normal(size=(2, 5, 1)), rng.normal(size=(2, 1, 6))
+    assert c.jacobian_rank(lambda z: u[0] @ (v[0] @ z) + u[1] @ (v[1] @ z), x) == 2
+    failures = int(c.jacobian_rank(lambda z: u[0] @ (v[0] @ z) + u[1] @ (v[1] @ z), x) > 1)
+    claim_id = "jacot2023.theory.prop1_rank_properties"
+    assert _status([measured(claim_id, failures)], claim_id) == ["fail"]
+    lower = (np.array([3.0, 2.0]) ** (2 / 10)).sum()
+    claim_id = "jacot2023.theory.thm1_sandwich_order"
+    assert _status([measured(claim_id, lower - 1.0)], claim_id) == ["fail"]
+    cfg = c.ConstructionsConfig(trials=3, points=50, leaky_slopes=(0.5,), grid_size=51)
+    near = c.thm1_sandwich(cfg, depths=(6, 8), far=10)
+    claim_id = "jacot2023.theory.thm1_sandwich_closes"
+    assert _status([measured(claim_id, near["thm1_sandwich_closes"])], claim_id) == ["fail"]
+    assert set(j23.CONSTRUCTION_IDS.values()) >= {
+        "jacot2023.theory.prop1_rank_properties",
+        "jacot2023.theory.thm1_sandwich_order",
+        "jacot2023.theory.thm1_sandwich_closes",
+    }
+
+
+def test_chen2024_cone_row_fails_with_the_cones_exchanged():
+    """Fig. 1's left panel: each class read in the other cone (class 1 forward, the rest
+    backward) fails; as the caption places them, both pass."""
+    from l2relu.chen2024 import ledger as c24
+    from l2relu.chen2024.figures import Fig1Config, fig1_tables
+
+    points, _, notes = fig1_tables(Fig1Config(per_class=30, spread=0.1, seed=0))
+    rows = [m for m in c24.fig1_claims(points, notes) if m.claim_id == c24.IN_CONES]
+    assert [_status([m], c24.IN_CONES)[0] for m in rows] == ["pass", "pass"]
+    swapped = points.assign(
+        in_backward_cone=points.in_forward_cone, in_forward_cone=points.in_backward_cone
+    )
+    rows = [m for m in c24.fig1_claims(swapped, notes) if m.claim_id == c24.IN_CONES]
+    assert [_status([m], c24.IN_CONES)[0] for m in rows] == ["fail", "fail"]
 
 
 def test_timor2022_lemmas_10_to_13_fail_from_a_random_v_or_with_an_overshooting_step():

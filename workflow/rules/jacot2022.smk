@@ -28,7 +28,16 @@ J22_PLATEAU_RUNS = [
 ]
 J22_PROPOSITIONS = {
     k: f"results/jacot2022/theory/{k}.csv"
-    for k in ("prop13", "remark23", "prop1", "prop19", "onehot_root", "reduction", "prop5")
+    for k in (
+        "prop13",
+        "remark23",
+        "prop1",
+        "prop19",
+        "onehot_root",
+        "reduction",
+        "prop5",
+        "alignment",
+    )
 }
 
 

@@ -27,6 +27,9 @@ measurements += ledger.onehot_root_claims(pd.read_csv(snakemake.input.onehot_roo
 measurements += ledger.covariance_claims(
     *(pd.read_csv(snakemake.input[k]) for k in ("reduction", "prop5", "remark23"))
 )
+measurements += ledger.alignment_claims(
+    pd.read_csv(snakemake.input.alignment), registry[ledger.PROPORTIONAL].every_reading
+)
 write_table(with_running_best(losses, [*theory.CURVE, "seed"]), snakemake.output.plateau)
 write_table(onsets, snakemake.output.onsets)
 write_table(evaluate(registry, measurements), snakemake.output.claims)

@@ -1,12 +1,12 @@
 """jacot2022's exact constructions and identities: Props. 1, 3, 5, 7, 8, 13, 19, Lemma 10,
-Remark 23."""
+Remark 23, Sec. 3.1's aligned neurons."""
 
 import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from l2relu.io import write_table  # noqa: E402
-from l2relu.jacot2022 import covariances, theory  # noqa: E402
+from l2relu.jacot2022 import alignment, covariances, theory  # noqa: E402
 
 p = snakemake.params
 write_table(theory.prop13_table(p.bipartite_n), snakemake.output.prop13)
@@ -18,3 +18,4 @@ write_table(theory.onehot_square_root(p.onehot_root_sizes), snakemake.output.one
 reduction = covariances.ReductionConfig(**p.reduction | {"widths": tuple(p.reduction["widths"])})
 write_table(covariances.reduction_table(reduction), snakemake.output.reduction)
 write_table(covariances.convexity_table(reduction, p.prop5_segments), snakemake.output.prop5)
+write_table(alignment.alignment_table(p.prop1_trials), snakemake.output.alignment)

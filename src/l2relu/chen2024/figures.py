@@ -90,6 +90,9 @@ def fig1_tables(cfg: Fig1Config) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
             "off_plane": np.linalg.norm(x - center[:, None] - plane @ before_2d, axis=0),
             "moved": np.linalg.norm(after - x, axis=0),
             "to_base": np.linalg.norm(after - first.base_point[:, None], axis=0),
+            # the caption's cones, in R^3: p + C_theta[-f_1] and p + C_theta[f_1]
+            "in_backward_cone": in_cone(x, first.base_point, -first.axis, first.aperture),
+            "in_forward_cone": in_cone(x, first.base_point, first.axis, first.aperture),
         }
     )
     means_2d, base_2d = coords(means), coords(first.base_point[:, None])[:, 0]

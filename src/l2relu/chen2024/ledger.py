@@ -141,12 +141,26 @@ def _remark21_claims(cfg, readings):
     ]
 
 
+IN_CONES = "chen2024.fig1.classes_in_cones"
+
+
 def fig1_claims(points: pd.DataFrame, notes: dict):
     """Prop. 4.1's first layer on the drawn data: its class collapsed to the cone's base point,
-    the other classes untouched; and the two conditions the data must meet."""
+    the other classes untouched; the two conditions the data must meet; and the caption's left
+    panel, the cut class in the backward cone and the others in the forward cone."""
     mine = points[points.label == 0]
     others = points[points.label != 0]
+    cones = (
+        ("class 1 in the backward cone", mine.in_backward_cone),
+        ("other classes in the forward cone", others.in_forward_cone),
+    )
     return [
+        *(
+            measured(
+                IN_CONES, float(inside.mean()), case, detail=f"{int(inside.sum())} of {len(inside)}"
+            )
+            for case, inside in cones
+        ),
         measured("chen2024.fig1.condition_55_c0", notes["c0_needed"]),
         measured("chen2024.fig1.condition_59_aperture", float(np.degrees(notes["widest_theta_j"]))),
         measured(

@@ -347,3 +347,23 @@ def covariance_claims(reduction: pd.DataFrame, prop5: pd.DataFrame, remark23: pd
             measured("jacot2022.theory.bn_edge_network_norm", r.edge_network_norm, case, ref=r.N**2)
         )
     return ms
+
+
+PROPORTIONAL = "jacot2022.theory.proportional_forces"
+MERGE = "jacot2022.theory.aligned_neurons_merge"
+
+
+def alignment_claims(table: pd.DataFrame, readings) -> list:
+    """Sec. 3.1 on alignment.alignment_table: the largest force gap between a neuron and its
+    proportional copy over the signs of alpha each reading admits (its parameter `signs`: both
+    or positive), and the largest change of Z_L when an aligned (alpha > 0) copy is merged."""
+    gaps = table.set_index("sign")
+    ms = []
+    for reading in readings:
+        signs = list(gaps.index) if reading.parameters["signs"] == "both" else ["positive"]
+        detail = ", ".join(f"alpha {s}: {gaps.force_gap[s]:.1e}" for s in gaps.index)
+        ms.append(
+            measured(PROPORTIONAL, gaps.force_gap[signs].max(), detail=detail, reading=reading.name)
+        )
+    ms.append(measured(MERGE, gaps.merge_change["positive"]))
+    return ms

@@ -266,6 +266,78 @@ def prop5_values(cfg: ConstructionsConfig, depths=(6, 8, 12, 20, 40)) -> dict:
     return {"prop5_misfit": misfit, "prop5_constant_spread": spread}
 
 
+def numerical_jacobians(f, x: np.ndarray, step: float = 1e-6) -> np.ndarray:
+    """Central differences (n, d_out, d_in) of a map f of columns x: read inside a linear piece
+    of a piecewise linear f, independent of the chain rule."""
+    columns = [
+        (f(x + step * e[:, None]) - f(x - step * e[:, None])) / (2 * step) for e in np.eye(len(x))
+    ]
+    return np.stack(columns, axis=-1).transpose(1, 0, 2)
+
+
+def jacobian_rank(f, x: np.ndarray) -> int:
+    """Rank_J read on points x: the largest numerical rank (1e-6 of the largest value) of Jf."""
+    return int(numerical_rank(numerical_jacobians(f, x), 1e-6).max())
+
+
+def bottleneck_net(d_in: int, inner: int, d_out: int, rng):
+    """A random leaky-ReLU network R^d_in -> R^d_out through a layer of width `inner`."""
+    return random_layers((d_in, 10, inner, 10, d_out), rng)
+
+
+def prop1_violations(cfg: ConstructionsConfig, a: float = 0.2) -> int:
+    """Prop. 1 on random FPLFs (leaky-ReLU networks, slope a, with bottlenecks of widths 1-3):
+    how many of properties 2-4 of Rank_J, and Rank_J <= Rank_BN for h o g of inner dimension k,
+    fail on an instance, over instances. Ranks are read by central differences at random points
+    (and, for f in f o g, also at g's outputs)."""
+    return int(sum(_prop1_failures(t, cfg.points, a) for t in range(cfg.trials)))
+
+
+def _as_map(layers, a: float):
+    return lambda z: forward(layers, z, a)
+
+
+def _prop1_failures(t: int, points: int, a: float) -> int:
+    rng = rng_for("jacot2023", "prop1", t)
+    r_f, r_g, k = 1 + t % 3, 1 + (t + 1) % 3, 1 + (t + 2) % 3
+    f, g, f2 = (
+        _as_map(bottleneck_net(*shape, rng), a) for shape in ((6, r_f, 5), (4, r_g, 6), (6, k, 5))
+    )
+    x4, x6 = rng.normal(size=(4, points)), rng.normal(size=(6, points))
+    rank_f = max(jacobian_rank(f, x6), jacobian_rank(f, g(x4)))
+    m = rng.normal(size=(5, k)) @ rng.normal(size=(k, 6))
+    b = rng.normal(size=(5, 1))
+    return (
+        (jacobian_rank(lambda z: f(g(z)), x4) > min(rank_f, jacobian_rank(g, x4)))  # property 2
+        + (jacobian_rank(lambda z: f(z) + f2(z), x6) > rank_f + jacobian_rank(f2, x6))  # 3
+        + (jacobian_rank(lambda z: m @ z + b, x6) != k)  # property 4
+        + (jacobian_rank(f2, x6) > k)  # Rank_J <= Rank_BN <= k
+    )
+
+
+def thm1_sandwich(cfg: ConstructionsConfig, depths=(6, 8, 12, 20, 40, 100, 1000), far=10**6):
+    """Thm. 1's sandwich on Prop. 5's instances f = h o g of inner dimension k: at each depth L,
+    Prop. 3's lower bound max_x sum_i s_i(Jf(x))^(2/L) (s_i above 1e-9 of the largest, the rank
+    Rank_J reads) against the construction's ||W||^2 / L = k + C / L. Returns the largest
+    lower - upper over instances and depths, and at depth `far` the largest distance of either
+    bound from k, over k."""
+    order, spread = -np.inf, 0.0
+    for t in range(cfg.trials):
+        rng = rng_for("jacot2023", "prop5", t)
+        k = 1 + t % 3
+        g, h = random_layers((6, 12, k), rng), random_layers((k, 12, 5), rng)
+        x = rng.normal(size=(6, cfg.points))
+        s = np.linalg.svd(jacobians(h, forward(g, x)) @ jacobians(g, x), compute_uv=False)
+        s = np.where(s > 1e-9 * s[:, :1], s, 0.0)
+        c = norm_minus_kl(rank_k_network(g, h, x, depths[0]), k)
+        for depth in (*depths, far):
+            lower = (s ** (2 / depth)).sum(axis=1).max()
+            upper = k + c / depth
+            order = max(order, lower - upper)
+        spread = max(spread, abs(lower - k) / k, abs(upper - k) / k)
+    return {"thm1_sandwich_order": float(order), "thm1_sandwich_closes": float(spread)}
+
+
 # Data sizes N at which Sec. 4's two constructions are compared, and the depths of Prop. 2's.
 INTERPOLATION_SIZES = (25, 50, 100, 200, 400, 800, 1600)
 INTERPOLATION_DEPTHS = (6, 8, 12, 20, 40)
@@ -362,6 +434,8 @@ def constructions_table(cfg: ConstructionsConfig) -> pd.DataFrame:
         for r in APPF_READINGS
     ]
     rows += [{"check": k, "reading": "", "value": v} for k, v in rank_one_values(cfg).items()]
+    rows.append({"check": "prop1_violations", "reading": "", "value": prop1_violations(cfg)})
+    rows += [{"check": k, "reading": "", "value": v} for k, v in thm1_sandwich(cfg).items()]
     return pd.DataFrame(rows)
 
 

@@ -618,6 +618,9 @@ CONSTRUCTION_IDS = {
     "range_growth": "jacot2023.theory.range_grows_with_n",
     "undercut_depth": "jacot2023.theory.large_depth_undercut",
     "thm2_slope_over_tsp": "jacot2023.theory.thm2_tsp_slope",
+    "prop1_violations": "jacot2023.theory.prop1_rank_properties",
+    "thm1_sandwich_order": "jacot2023.theory.thm1_sandwich_order",
+    "thm1_sandwich_closes": "jacot2023.theory.thm1_sandwich_closes",
 }
 
 
