@@ -1441,6 +1441,9 @@ def test_jacot2023_construction_rows_fail_on_a_non_bijection_a_planted_tie_and_a
         "prop1_rank_properties",
         "thm1_sandwich_order",
         "thm1_sandwich_closes",
+        "thm1_properties_fit",
+        "thm1_properties_cost",
+        "thm1_affine_closes",
     ):
         assert statuses[f"jacot2023.theory.{claim_id}"] == {"": "pass"}
 
@@ -1535,10 +1538,9 @@ def test_jacot2023_sec4_rows_fail_without_a_kink_with_costly_identities_and_at_r
     assert _status([measured(claim_id, ratio)], claim_id) == ["fail"]
 
 
-def test_jacot2023_fig1_discussion_rows_fail_on_a_broken_structure_and_a_costly_identity():
-    """The three-part row reads 0 where identities come in two runs or not at all; the
-    identity-cost row fails where the middle layers cost twice their rank, and passes where they
-    cost it."""
+def test_jacot2023_three_part_row_fails_on_two_runs_of_identities_or_none():
+    """The three-part row reads 0 where identities come in two runs, or not at all, or without
+    a nonlinear part before them."""
     from l2relu.jacot2023 import ledger as j23
 
     registry = load_registry(registry_files(REPO / "workflow/claims"))
@@ -1548,46 +1550,52 @@ def test_jacot2023_fig1_discussion_rows_fail_on_a_broken_structure_and_a_costly_
     assert not j23.three_parts([0.5, 0.5, 0.5], bar)
     assert not j23.three_parts([0.01, 0.01, 0.5], bar)  # no g before the identities
 
-    def layers(impacts, cost_per_rank):
-        rows = [
-            {"seed": s, "layer": i + 1, "nonlinearity_impact": v, "middle": 1 < i + 1 < 5}
-            | {"squared_norm": 4.0 * cost_per_rank}
-            | {f"rank: {r.name}": 4 for r in registry[j23.IDENTITY_COST].every_reading}
-            for s in range(3)
-            for i, v in enumerate(impacts)
-        ]
-        return pd.DataFrame(rows)
+    def layers(impacts):
+        return pd.DataFrame(
+            [
+                {"seed": s, "layer": i + 1, "nonlinearity_impact": v}
+                for s in range(3)
+                for i, v in enumerate(impacts)
+            ]
+        )
 
-    two_runs = layers([0.5, 0.01, 0.5, 0.01, 0.5, 0.0], 1.0)
+    two_runs = layers([0.5, 0.01, 0.5, 0.01, 0.5, 0.0])
     assert _status(j23.three_part_claims(two_runs, registry), j23.THREE_PART) == ["fail"]
-    one_run = layers([0.5, 0.01, 0.01, 0.01, 0.5, 0.0], 1.0)
+    one_run = layers([0.5, 0.01, 0.01, 0.01, 0.5, 0.0])
     assert _status(j23.three_part_claims(one_run, registry), j23.THREE_PART) == ["pass"]
-    readings = registry[j23.IDENTITY_COST].every_reading
-    costly = j23.identity_cost_claims(layers([0.5, 0.01, 0.01, 0.01, 0.5, 0.0], 2.0), readings)
-    assert set(_reading_status(costly, j23.IDENTITY_COST).values()) == {"fail"}
-    exact = j23.identity_cost_claims(one_run, readings)
-    assert set(_reading_status(exact, j23.IDENTITY_COST).values()) == {"pass"}
 
 
-def test_timor2022_equal_norm_rows_fail_on_a_rescaled_network():
-    """Lemmas 14-15's spread is 0 for equal layer norms and fails every reading when one layer is
-    doubled and the next halved (the same function)."""
+def test_timor2022_standin_and_rescaling_rows_fail_on_unbalanced_or_changed_networks():
+    """The stand-in check reads 0 for equal layer norms and fails with one layer doubled and the
+    next halved (the same function); Lemmas 14-15's rescaling keeps every function and lowers
+    every unbalanced norm, while factors whose product is not 1 move the outputs and a rescaling
+    towards imbalance raises the norm: both counted, and the rows fail."""
     from l2relu.timor2022 import ledger as t22
 
-    registry = load_registry(registry_files(REPO / "workflow/claims"))
     rng = np.random.default_rng(0)
     layer = rng.normal(size=(2, 4, 4))
     layer /= np.linalg.norm(layer, axis=(1, 2), keepdims=True)
-    balanced = {"W1": layer, "W2": layer[:, ::-1], "W3": layer}
+    balanced = {"W1": layer, "W2": layer[:, ::-1], "W3": layer[:, :1]}
+    balanced["W3"] = balanced["W3"] / np.linalg.norm(balanced["W3"], axis=(1, 2), keepdims=True)
     rescaled = balanced | {"W1": 2 * layer, "W2": layer[:, ::-1] / 2}
-    assert np.allclose(t22.layer_norm_spread(balanced), 0)
-    for arrays, expected in ((balanced, {"pass"}), (rescaled, {"fail"})):
+    x = rng.normal(size=(4, 10))
+    for arrays, expected in ((balanced, "pass"), (rescaled, "fail")):
         deep = pd.DataFrame(
             {"theorem": 4, "depth": 3, "claim_seed": [0, 1], "best": True}
-            | {"norm_spread": t22.layer_norm_spread(arrays)}
+            | {"norm_spread": t22.layer_norm_spread(arrays), "rescaling_violation": False}
         )
-        ms = t22.equal_norm_claims(deep, registry)
-        assert set(_reading_status(ms, t22.EQUAL_NORM_IDS[4]).values()) == expected
+        rows = [m for m in t22.standin_claims(deep) if m.claim_id == t22.STANDINS]
+        assert _status(rows, t22.STANDINS) == [expected]
+    assert not t22.rescaling_violations(rescaled, x).any()
+    weights = [rescaled[k] for k in ("W1", "W2", "W3")]
+    product_not_one = [weights[0] * 2, *weights[1:]]
+    towards_imbalance = [weights[0] * 2, weights[1] / 2, weights[2]]
+    assert t22.rescaling_fails(weights, product_not_one, x).all()
+    assert t22.rescaling_fails(weights, towards_imbalance, x).all()
+    deep = pd.DataFrame({"theorem": 4, "depth": 3, "claim_seed": [0, 1], "best": True})
+    deep = deep.assign(norm_spread=0.0, rescaling_violation=[True, False])
+    rows = [m for m in t22.standin_claims(deep) if m.claim_id == t22.RESCALING_IDS[4]]
+    assert _status(rows, t22.RESCALING_IDS[4]) == ["fail"]
 
 
 def test_timor2022_theorem3_row_fails_where_the_runs_stop_short():
@@ -1715,6 +1723,98 @@ def test_chen2024_cone_row_fails_with_the_cones_exchanged():
     )
     rows = [m for m in c24.fig1_claims(swapped, notes) if m.claim_id == c24.IN_CONES]
     assert [_status([m], c24.IN_CONES)[0] for m in rows] == ["fail", "fail"]
+
+
+def test_jacot2023_thm1_property_rows_fail_on_a_wrong_target_costly_identities_and_a_short_depth():
+    """The f o g network read against f + g misfits; its identity layers as 2 then 1/2 make C
+    move with L; Ax + b's bounds read at depth 10 stand far from Rank A."""
+    from l2relu.jacot2023 import constructions as c
+
+    rng = np.random.default_rng(0)
+    f, g = ((c.random_layers((6, 12, k), rng), c.random_layers((k, 12, 6), rng)) for k in (2, 3))
+    x = rng.normal(size=(6, 40))
+    net, k = c.composed_network(f, g, x, 8)
+    wrong = c.forward(f[1], c.forward(f[0], x)) + c.forward(g[1], c.forward(g[0], x))
+    misfit = np.abs(c.forward(net, x) - wrong).max() / np.abs(wrong).max()
+    claim_id = "jacot2023.theory.thm1_properties_fit"
+    assert _status([measured(claim_id, misfit)], claim_id) == ["fail"]
+    constants = []
+    for depth in (10, 14):
+        net, k = c.composed_network(f, g, x, depth)
+        middle = range(len(net) - 2 - (depth - 6), len(net) - 2)
+        costly = [
+            (w * (2.0 if (i - middle.start) % 2 == 0 else 0.5), b) if i in middle else (w, b)
+            for i, (w, b) in enumerate(net)
+        ]
+        assert np.allclose(c.forward(costly, x), c.forward(net, x))
+        constants.append(c.norm_minus_kl(costly, k))
+    claim_id = "jacot2023.theory.thm1_properties_cost"
+    assert _status([measured(claim_id, c.constant_spread(constants))], claim_id) == ["fail"]
+    cfg = c.ConstructionsConfig(trials=3, points=40, leaky_slopes=(0.5,), grid_size=51)
+    short = c.thm1_properties(cfg, far=10)["thm1_affine_closes"]
+    claim_id = "jacot2023.theory.thm1_affine_closes"
+    assert _status([measured(claim_id, short)], claim_id) == ["fail"]
+
+
+def test_jacot2022_easier_plateau_row_fails_when_mnist_trials_fail_and_the_teachers_do_not():
+    """Two trials of three stuck a decade above the plateau: on the teacher, MNIST reads easier
+    (each of those seeds holds); on MNIST instead, every reading fails."""
+    from l2relu.jacot2022 import ledger as j22
+
+    widths = [1, 2, 4, 8, 16, 32]
+    plateau = [1.0, 0.3, 0.1, 0.03, 0.03, 0.03]
+
+    def curve(dataset, lam, stuck):
+        return pd.DataFrame(
+            [
+                {"dataset": dataset, "lam": lam, "trial": t, "width": w}
+                | {"objective": v * (10.0 if t in stuck and w >= 8 else 1.0)}
+                for t in range(3)
+                for w, v in zip(widths, plateau, strict=True)
+            ]
+        )
+
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
+    readings = registry[j22.EASIER].every_reading
+    teacher_fails = pd.concat([curve("mnist", 1e-3, ()), curve("teacher", 1e-6, (1, 2))])
+    statuses = _reading_status(j22.easier_claims(teacher_fails, readings), j22.EASIER)
+    assert "fail" not in statuses.values()
+    mnist_fails = pd.concat([curve("mnist", 1e-3, (1, 2)), curve("teacher", 1e-6, ())])
+    statuses = _reading_status(j22.easier_claims(mnist_fails, readings), j22.EASIER)
+    assert set(statuses.values()) == {"fail"}
+
+
+def test_jacot2023_app_f_rows_fail_on_a_rising_or_flat_norm_and_leave_a_misfit_out():
+    """A norm that rises after the fit fails both readings of the fall; one that stops moving
+    in the last fifth fails the unsettled row; a falling one passes both; a seed whose MSE ends
+    above the fit bar is left out."""
+    from l2relu.jacot2023 import ledger as j23
+
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
+    steps = np.arange(0, 10001, 1000)
+    loss = np.where(steps < 3000, 1.0, 1e-4)  # fits from step 3000 (variance 1)
+
+    def claims(norms, losses=loss):
+        trace = pd.DataFrame(
+            [
+                {"network": i, "step": s, "loss": v, "norm_per_layer": n}
+                for i in range(3)
+                for s, v, n in zip(steps, losses, norms, strict=True)
+            ]
+        )
+        runs = pd.DataFrame({"seed": range(3), "output_variance": 1.0, "diverged": False})
+        return j23.norm_trace_claims(trace, runs, registry)
+
+    falling = 20.0 - steps / 1000.0
+    rising = 10.0 + steps / 1000.0
+    flat_end = np.where(steps < 7000, 20.0 - steps / 1000.0, 13.0)
+    assert set(_reading_status(claims(falling), j23.NORM_FALLS).values()) == {"pass"}
+    assert _status(claims(falling), j23.NORM_NOT_SETTLED) == ["pass"]
+    assert set(_reading_status(claims(rising), j23.NORM_FALLS).values()) == {"fail"}
+    assert _status(claims(flat_end), j23.NORM_NOT_SETTLED) == ["fail"]
+    assert _reading_status(claims(flat_end), j23.NORM_FALLS)["every step"] == "fail"
+    misfit = judged(claims(falling, np.ones_like(loss)), every_entry=False)
+    assert set(misfit[misfit.claim_id == j23.NORM_NOT_SETTLED].status) == {"inconclusive"}
 
 
 def test_timor2022_lemmas_10_to_13_fail_from_a_random_v_or_with_an_overshooting_step():

@@ -26,6 +26,7 @@ rule train_jacot2023_fig1:
     output:
         checkpoint=f"results/{J23_FIG1_RUN}/model.pt",
         runs=f"results/{J23_FIG1_RUN}/runs.csv",
+        trace=f"results/{J23_FIG1_RUN}/trace.csv",
     log:
         job_log(f"{J23_FIG1_RUN}/train"),
     benchmark:
@@ -53,6 +54,7 @@ rule analyze_jacot2023_fig1:
         registry=claims_registry("jacot2023_fig1"),
         checkpoint=rules.train_jacot2023_fig1.output.checkpoint,
         runs=rules.train_jacot2023_fig1.output.runs,
+        trace=rules.train_jacot2023_fig1.output.trace,
         code=script_code("analyze_jacot2023_fig1"),
     output:
         spectra=f"results/{J23_FIG1_RUN}/spectra.csv",
@@ -133,6 +135,7 @@ rule train_jacot2023_depth:
     output:
         checkpoint=f"results/{J23_DEPTH_RUN}/model.pt",
         runs=f"results/{J23_DEPTH_RUN}/runs.csv",
+        trace=f"results/{J23_DEPTH_RUN}/trace.csv",
     log:
         job_log(f"{J23_DEPTH_RUN}/train"),
     benchmark:

@@ -19,6 +19,7 @@ measurements = ledger.fig2_claims(
     registry[ledger.ONSET_FIG2].every_reading,
     registry[ledger.TEST_BELOW_TRAIN].every_reading,
 )
+measurements += ledger.easier_claims(runs, registry[ledger.EASIER].every_reading)
 write_table(fig2.curves(runs), snakemake.output.curves)
 write_table(fig2.diverged_runs(runs), snakemake.output.diverged)
 write_table(evaluate(registry, measurements), snakemake.output.claims)

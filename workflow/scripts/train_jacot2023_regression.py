@@ -1,5 +1,6 @@
 """Train deep L2-regularized ReLU nets on jacot2023's low-rank regression task (Fig. 1 and the
-depth sweep): several seeds of one depth and data size, trained together."""
+depth sweep): several seeds of one depth and data size, trained together, their MSE and
+||W||^2/L traced."""
 
 import sys
 
@@ -20,7 +21,7 @@ with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s
         **config | {"phases": phases_from_config(config["phases"]), "seeds": tuple(config["seeds"])}
     )
     task = LatentTask(**snakemake.params.task)
-    arrays, runs = fit(task, cfg, snakemake.params.device)
+    arrays, runs, trace = fit(task, cfg, snakemake.params.device, trace_dir=snakemake.params.resume)
     print(runs.to_string(), file=sys.stderr)
     save_checkpoint(
         snakemake.output.checkpoint,
@@ -29,3 +30,4 @@ with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s
         arrays=arrays,
     )
     write_table(runs, snakemake.output.runs)
+    write_table(trace, snakemake.output.trace)

@@ -126,13 +126,16 @@ def force_directions(z: np.ndarray, attraction: np.ndarray, repulsion: np.ndarra
 
 
 def pushed_apart(z: np.ndarray, repulsion: np.ndarray, labels: np.ndarray) -> float:
-    """The share of inputs (columns) whose repulsive push, minus the force, has a positive
-    component along z_i minus the centroid of the other classes' columns."""
+    """The share of inputs (columns) whose repulsive push, minus the force with its component
+    along z_i removed (the outward push, which points away from any other point's centroid
+    whatever the classes), has a positive component along z_i minus the centroid of the other
+    classes' columns."""
     labels = np.asarray(labels)
     away = np.empty(z.shape[1])
     for i in range(z.shape[1]):
-        others = z[:, labels != labels[i]].mean(axis=1)
-        away[i] = -repulsion[:, i] @ (z[:, i] - others)
+        push, zi = -repulsion[:, i], z[:, i]
+        push = push - (push @ zi) / (zi @ zi) * zi
+        away[i] = push @ (zi - z[:, labels != labels[i]].mean(axis=1))
     return float((away > 0).mean())
 
 

@@ -119,6 +119,46 @@ def _test_over_train(trial: pd.DataFrame, from_width) -> float:
     return float((read.test_loss / read.objective).max()) if len(read) else np.nan
 
 
+EASIER = "jacot2022.fig2.plateau_easier_on_mnist"
+
+
+def on_plateau_shares(curve: pd.DataFrame, drop_fraction=None, decades=None) -> list:
+    """Per trial of one curve (data set, lambda): the share of the widths from the onset of the
+    best-of-trials curve (read as _fig2_onset reads it) on which the trial's objective lies within
+    the band of that onset reading above the curve's lowest objective; NaN where the best curve
+    reaches no plateau."""
+    best = curve.groupby("width", as_index=False).objective.min().sort_values("width")
+    onset = _fig2_onset(best, drop_fraction, decades)
+    logs = np.log10(best.objective.cummin().to_numpy())
+    band = decades if decades is not None else drop_fraction * (logs[0] - logs.min())
+    shares = []
+    for _, t in curve.groupby("trial", sort=True):
+        read = t[t.width >= onset] if onset is not None else t.iloc[:0]
+        inside = np.log10(read.objective.to_numpy()) - logs.min() <= band
+        shares.append(float(inside.mean()) if len(read) else np.nan)
+    return shares
+
+
+def easier_claims(runs: pd.DataFrame, readings) -> list:
+    """App. A: per MNIST lambda and reading, each seed's on-plateau share on MNIST minus the
+    teacher's."""
+    teacher = runs[runs.dataset == "teacher"]
+    ms = []
+    for lam, mnist in runs[runs.dataset == "mnist"].groupby("lam", sort=True):
+        for reading in readings:
+            shares = [on_plateau_shares(c, **reading.parameters) for c in (mnist, teacher)]
+            detail = f"MNIST {_shares_text(shares[0])}; teacher {_shares_text(shares[1])}"
+            values = [m - t for m, t in zip(*shares, strict=True)]
+            ms.append(
+                measured(EASIER, values, f"MNIST lambda = {lam:g}", None, detail, reading.name)
+            )
+    return ms
+
+
+def _shares_text(shares) -> str:
+    return ", ".join(f"{v:.2f}" for v in shares)
+
+
 def fig2_claims(runs: pd.DataFrame, onset_readings, ratio_readings):
     """Per curve (data set, lambda) and per trial: the plateau onset under each of
     `onset_readings` (the onset entry's readings, _fig2_onset's parameters), and the largest rise

@@ -2,8 +2,9 @@
 bijections), App. A's Example 1 (Prop. 1's strict case), Cor. 1's neuron doubling, App. D.1's
 formula for the rank of kernel ridge regression's Jacobian, Sec. 5's rank-1 classifiers (no
 three classes meet), Prop. 5's rank-k network (||W||^2 = kL + C), the true rank of App. F's
-Fig. 1 task, and Sec. 4's comparison of Prop. 2's rank-1 interpolator with Prop. 5's network.
-One table, a row per (check, reading): the value its registry entry reads."""
+Fig. 1 task, Sec. 4's comparison of Prop. 2's rank-1 interpolator with Prop. 5's network, and
+Prop. 1's rank properties and Thm. 1's bounds and properties. One table, a row per (check,
+reading): the value its registry entry reads."""
 
 from dataclasses import dataclass
 from itertools import pairwise
@@ -338,6 +339,102 @@ def thm1_sandwich(cfg: ConstructionsConfig, depths=(6, 8, 12, 20, 40, 100, 1000)
     return {"thm1_sandwich_order": float(order), "thm1_sandwich_closes": float(spread)}
 
 
+def _fused(first, second):
+    """One network computing second(first(z)): first's linear output layer merged into
+    second's first layer (no ReLU between them)."""
+    (w1, b1), (w2, b2) = first[-1], second[0]
+    return [*first[:-1], (w2 @ w1, w2 @ b1 + b2), *second[1:]]
+
+
+def _side_by_side(a, b, shared_input: bool):
+    """Two networks of the same depth side by side: the first layers read the same input
+    (`shared_input`) or its two parts, every later layer block-diagonal."""
+
+    def block(wa, wb):
+        zeros_ab, zeros_ba = (
+            np.zeros((wa.shape[0], wb.shape[1])),
+            np.zeros((wb.shape[0], wa.shape[1])),
+        )
+        return np.block([[wa, zeros_ab], [zeros_ba, wb]])
+
+    (wa, ba), (wb, bb) = a[0], b[0]
+    layers = [(np.vstack([wa, wb]) if shared_input else block(wa, wb), np.vstack([ba, bb]))]
+    for (wa, ba), (wb, bb) in zip(a[1:], b[1:], strict=True):
+        layers.append((block(wa, wb), np.vstack([ba, bb])))
+    return layers
+
+
+def composed_network(f, g, x, depth):
+    """Thm. 4's (App. B) network of f o g, f = (g_f, h_f) and g = (g_g, h_g) factorizations: the
+    identity layers placed at the narrower of the two bottlenecks. Returns it and its k."""
+    (gf, hf), (gg, hg) = f, g
+    if gf[-1][0].shape[0] <= gg[-1][0].shape[0]:
+        inner, outer = _fused(_fused(gg, hg), gf), hf
+    else:
+        inner, outer = gg, _fused(_fused(hg, gf), hf)
+    return rank_k_network(inner, outer, x, depth), inner[-1][0].shape[0]
+
+
+def summed_network(f, g, x, depth):
+    """The network of f + g: the two bottleneck networks side by side (identity layers on
+    R^(k_f + k_g)), their outputs added by the last layer. Returns it and its k."""
+    (gf, hf), (gg, hg) = f, g
+    inner, outer = _side_by_side(gf, gg, shared_input=True), _side_by_side(hf, hg, False)
+    w, b = outer[-1]
+    n = hf[-1][0].shape[0]
+    outer[-1] = (w[:n] + w[n:], b[:n] + b[n:])  # the two outputs summed
+    return rank_k_network(inner, outer, x, depth), inner[-1][0].shape[0]
+
+
+def thm1_properties(cfg: ConstructionsConfig, depths=(8, 12, 20, 40), far=10**6) -> dict:
+    """Thm. 1's properties 2-4 of the limiting cost through the proofs' networks, on random
+    f = h_f o g_f and g = h_g o g_g (R^6 -> R^6, inner dimensions 1-3) and affine maps Ax + b
+    (A = UV of rank 1-3): the largest relative misfit of the f o g and f + g networks, the
+    largest spread over depths of their ||W||^2 - kL (k the narrower bottleneck for f o g, the
+    sum for f + g, Rank A for Ax + b), and for Ax + b at depth `far` the larger distance from
+    Rank A of Prop. 3's lower bound sum_i s_i(A)^(2/L) and of its network's ||W||^2 / L (the
+    constant C read at the last of `depths`), over Rank A."""
+    misfit, spread, affine = 0.0, 0.0, 0.0
+    for t in range(cfg.trials):
+        rng = rng_for("jacot2023", "thm1_properties", t)
+        f, g = (
+            (random_layers((6, 12, k), rng), random_layers((k, 12, 6), rng))
+            for k in (1 + t % 3, 1 + (t + 1) % 3)
+        )
+        x = rng.normal(size=(6, cfg.points))
+        f_x, g_x = forward(f[1], forward(f[0], x)), forward(g[1], forward(g[0], x))
+        for build, target in (
+            (composed_network, forward(f[1], forward(f[0], g_x))),
+            (summed_network, f_x + g_x),
+        ):
+            constants = []
+            for depth in depths:
+                net, k = build(f, g, x, depth)
+                misfit = max(
+                    misfit, float(np.abs(forward(net, x) - target).max() / np.abs(target).max())
+                )
+                constants.append(norm_minus_kl(net, k))
+            spread = max(spread, constant_spread(constants))
+        rank = 1 + t % 3
+        u, v, b = rng.normal(size=(5, rank)), rng.normal(size=(rank, 6)), rng.normal(size=(5, 1))
+        mapped, constants = u @ v @ x + b, []
+        for depth in depths:
+            net = rank_k_network([(v, np.zeros((rank, 1)))], [(u, b)], x, depth)
+            misfit = max(
+                misfit, float(np.abs(forward(net, x) - mapped).max() / np.abs(mapped).max())
+            )
+            constants.append(norm_minus_kl(net, rank))
+        spread = max(spread, constant_spread(constants))
+        s = np.linalg.svd(u @ v, compute_uv=False)[:rank]
+        upper = rank + norm_minus_kl(net, rank) / far
+        affine = max(affine, abs((s ** (2 / far)).sum() - rank) / rank, abs(upper - rank) / rank)
+    return {
+        "thm1_properties_misfit": misfit,
+        "thm1_properties_constant_spread": spread,
+        "thm1_affine_closes": affine,
+    }
+
+
 # Data sizes N at which Sec. 4's two constructions are compared, and the depths of Prop. 2's.
 INTERPOLATION_SIZES = (25, 50, 100, 200, 400, 800, 1600)
 INTERPOLATION_DEPTHS = (6, 8, 12, 20, 40)
@@ -436,6 +533,7 @@ def constructions_table(cfg: ConstructionsConfig) -> pd.DataFrame:
     rows += [{"check": k, "reading": "", "value": v} for k, v in rank_one_values(cfg).items()]
     rows.append({"check": "prop1_violations", "reading": "", "value": prop1_violations(cfg)})
     rows += [{"check": k, "reading": "", "value": v} for k, v in thm1_sandwich(cfg).items()]
+    rows += [{"check": k, "reading": "", "value": v} for k, v in thm1_properties(cfg).items()]
     return pd.DataFrame(rows)
 
 

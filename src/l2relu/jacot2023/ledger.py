@@ -55,7 +55,6 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, true_rank: int, rank_r
 
 IMPACT = "jacot2023.fig1.middle_nonlinearity_impact"
 THREE_PART = "jacot2023.fig1.three_part_structure"
-IDENTITY_COST = "jacot2023.fig1.identity_layer_cost"
 
 
 def three_parts(impacts, bar: float) -> bool:
@@ -80,29 +79,60 @@ def three_part_claims(layers: pd.DataFrame, registry) -> list:
     return [measured(THREE_PART, held, detail=detail)]
 
 
-def identity_cost_claims(layers: pd.DataFrame, rank_readings) -> list:
-    """Per seed and rank reading, over the middle layers, ||W_l||_F^2 + ||b_l||^2 over the rank of
-    the layer's representation Z_l: the ratio farthest from 1."""
-    middle = layers[layers.middle.astype(bool)].sort_values(["seed", "layer"])
-    first, last = int(middle.layer.min()), int(middle.layer.max())
+FITS = "jacot2023.fig1.fits_data"
+NORM_FALLS = "jacot2023.fig1.norm_falls_after_fit"
+NORM_NOT_SETTLED = "jacot2023.fig1.norm_not_settled"
+
+
+def second_phase(trace: pd.DataFrame, variance: float, bar: float) -> pd.DataFrame:
+    """One network's trace from the first traced step from which its MSE over `variance` stays
+    within `bar` (App. F's second phase); empty where the last step is not within it."""
+    trace = trace.sort_values("step")
+    outside = np.flatnonzero(trace.loss.to_numpy() / variance > bar)
+    start = 0 if len(outside) == 0 else outside[-1] + 1
+    return trace.iloc[start:]
+
+
+def norm_trace_claims(trace: pd.DataFrame, runs: pd.DataFrame, registry) -> list:
+    """App. F on Fig. 1's trace, per seed (network = the seed's index): the fall of ||W||^2/L over
+    the second phase under each reading of NORM_FALLS, and over the entry's last share of the
+    steps (NORM_NOT_SETTLED's parameter). A
+    seed whose last traced MSE is off the fit check's bar is left out of both (fits_data)."""
+    bar = registry[FITS].criterion.bounds()[1]
+    runs = runs.reset_index(drop=True)
+    phases = [
+        second_phase(trace[trace.network == i], run.output_variance, bar)
+        for i, run in runs.iterrows()
+    ]
+    meets = {
+        "fits_data": [
+            len(p) > 0 and not run.diverged
+            for p, (_, run) in zip(phases, runs.iterrows(), strict=True)
+        ]
+    }
     ms = []
-    for reading in rank_readings:
-        farthest = []
-        for _, m in middle.groupby("seed", sort=True):
-            ratios = (m.squared_norm / m[f"rank: {reading.name}"]).to_numpy()
-            farthest.append(float(ratios[np.argmax(np.abs(ratios - 1))]))
-        costs = "; ".join(
-            ", ".join(f"{v:.2f}" for v in m.squared_norm) for _, m in middle.groupby("seed")
+    for reading in registry[NORM_FALLS].every_reading:
+        values = []
+        for p in phases:
+            norms = p.norm_per_layer.to_numpy()
+            if len(norms) < 2:
+                values.append(np.nan)
+            elif reading.parameters["fall"] == "net":
+                values.append(float((norms[0] - norms[-1]) / norms[-1]))
+            else:
+                values.append(float((-np.diff(norms) / norms[1:]).min()))
+        ms.append(measured(NORM_FALLS, values, reading=reading.name, meets=meets))
+    steps = int(trace.step.max())
+    share = registry[NORM_NOT_SETTLED].parameters["share"]
+    late = []
+    for i, _ in runs.iterrows():
+        t = trace[(trace.network == i)].sort_values("step")
+        early = t[t.step <= (1 - share) * steps]
+        final = t.norm_per_layer.iloc[-1]
+        late.append(
+            float((early.norm_per_layer.iloc[-1] - final) / final) if len(early) else np.nan
         )
-        ms.append(
-            measured(
-                IDENTITY_COST,
-                farthest,
-                f"middle layers {first}-{last}",
-                detail=f"costs per seed {costs}",
-                reading=reading.name,
-            )
-        )
+    ms.append(measured(NORM_NOT_SETTLED, late, meets=meets))
     return ms
 
 
@@ -621,6 +651,9 @@ CONSTRUCTION_IDS = {
     "prop1_violations": "jacot2023.theory.prop1_rank_properties",
     "thm1_sandwich_order": "jacot2023.theory.thm1_sandwich_order",
     "thm1_sandwich_closes": "jacot2023.theory.thm1_sandwich_closes",
+    "thm1_properties_misfit": "jacot2023.theory.thm1_properties_fit",
+    "thm1_properties_constant_spread": "jacot2023.theory.thm1_properties_cost",
+    "thm1_affine_closes": "jacot2023.theory.thm1_affine_closes",
 }
 
 

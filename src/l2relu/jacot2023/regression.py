@@ -8,7 +8,7 @@ import pandas as pd
 import torch
 
 from l2relu import engine
-from l2relu.jacot2023 import krr, rank
+from l2relu.jacot2023 import krr, rank, trace
 from l2relu.jacot2023.data import LatentTask
 from l2relu.seeding import derive_seed
 
@@ -25,9 +25,11 @@ class FitConfig:
     log_every: int = 1000  # steps between progress lines in the job's log
 
 
-def fit(task: LatentTask, cfg: FitConfig, device="auto", log=None):
+def fit(task: LatentTask, cfg: FitConfig, device="auto", log=None, trace_dir=None):
     """Train len(cfg.seeds) networks of one depth on the task's N training points. Returns the
-    stacked arrays (w1.., b1.., each (seeds, ...)), the init seeds and one summary row a seed."""
+    stacked arrays (w1.., b1.., each (seeds, ...)), one summary row a seed, and the trace of each
+    network's MSE and ||W||^2 / L at every progress line (network = the seed's index), kept in
+    trace_dir while training."""
     torch.set_flush_denormal(True)  # deep ReLU nets drift into denormals: ~2x slower without
     dev = engine.pick_device(device)
     dtype = getattr(torch, cfg.dtype)
@@ -40,8 +42,9 @@ def fit(task: LatentTask, cfg: FitConfig, device="auto", log=None):
     train_config = engine.TrainConfig(
         "mse", cfg.phases, dtype=cfg.dtype, log_every=cfg.log_every, device=str(dev)
     )
+    watch = trace.Trace(model, x, y, cfg.depth, trace_dir, (cfg, task))
     result = engine.train(
-        model, x, y, cfg.lam / cfg.depth, train_config, **({"log": log} if log else {})
+        model, x, y, cfg.lam / cfg.depth, train_config, watch=watch, **({"log": log} if log else {})
     )
     arrays = engine.stacked_arrays(model)
     with torch.no_grad():
@@ -60,7 +63,7 @@ def fit(task: LatentTask, cfg: FitConfig, device="auto", log=None):
             **result.record(),
         }
     )
-    return arrays, summary
+    return arrays, summary, watch.table()
 
 
 def init_seed(depth: int, width: int, n_train: int, seed: int) -> int:
