@@ -108,8 +108,8 @@ def test_a_caption_ends_with_its_figures_rows():
     text = _visible_text(verdict.caption_rst("A depth-13 network.", rows), "body")
     assert text.startswith("A depth-13 network. Ledger rows")
     assert (
-        "Of this target's 9 ledger rows (primary readings; 12 more rows read them otherwise), "
-        "5 replicated, 4 failed; 3 reading-dependent." in text
+        "Of this target's 10 ledger rows (primary readings; 10 more rows read them otherwise), "
+        "7 replicated, 3 failed; 3 reading-dependent." in text
     )
     for r in rows.itertuples():
         assert f"{r.status} ({verdict.held(r)} seeds) {r.claim}" in text
