@@ -366,7 +366,10 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
     rows = judged(ledger.fig1_claims(layers, runs, 3, RAYS)).set_index("claim_id", drop=False)
     assert rows.loc["jacot2022.fig1.no_collapse", "status"] == "fail"  # 1 of 4: seen
     directions = rows[rows.claim_id.isin([ledger.INWARD, ledger.OUTWARD, ledger.APART])]
-    assert len(directions) == 2 * (2 * len(DIRECTIONS) + len(ledger.APART_READINGS))
+    apart_readings = len(
+        load_registry([REPO / "workflow/claims/jacot2022.yaml"])[ledger.APART].readings
+    )
+    assert len(directions) == 2 * (2 * len(DIRECTIONS) + apart_readings)
     assert (directions.status == "pass").all() and (directions.n_excluded == 1).all()
     rows = rows[rows.claim_id.str.contains(r"\.fig1\.(?:inputs|neurons|forces|radial)")]
     assert (rows[~rows.primary].reading.isin(list(RAYS)[1:])).all()  # rays under every reading

@@ -12,7 +12,7 @@ from itertools import pairwise
 import numpy as np
 import pandas as pd
 
-from l2relu.jacot2023 import interpolation, krr
+from l2relu.jacot2023 import interpolation, krr, rank
 from l2relu.measures import numerical_rank
 from l2relu.seeding import rng_for
 
@@ -328,7 +328,7 @@ def thm1_sandwich(cfg: ConstructionsConfig, depths=(6, 8, 12, 20, 40, 100, 1000)
         k = 1 + t % 3
         g, h = random_layers((6, 12, k), rng), random_layers((k, 12, 5), rng)
         x = rng.normal(size=(6, cfg.points))
-        s = np.linalg.svd(jacobians(h, forward(g, x)) @ jacobians(g, x), compute_uv=False)
+        s = np.linalg.svd(composed_jacobians(g, h, x), compute_uv=False)
         s = np.where(s > 1e-9 * s[:, :1], s, 0.0)
         c = norm_minus_kl(rank_k_network(g, h, x, depths[0]), k)
         for depth in (*depths, far):
@@ -472,8 +472,7 @@ def rank_one_values(cfg: ConstructionsConfig) -> dict:
             bound = interpolation.spanning_length(y) / interpolation.diameter(x)
             slope = min(slope, interpolation.largest_slope(x, y, u) / bound)
         growth = min(growth, widths[-1] - widths[0])
-        jac = jacobians(h, forward(g, data)) @ jacobians(g, data)  # of f* = h o g
-        values = np.linalg.svd(jac, compute_uv=False)[:, :k]
+        values = np.linalg.svd(composed_jacobians(g, h, data), compute_uv=False)[:, :k]
         undercut = max(undercut, interpolation.undercut_depth(constants[0], values))
     return {
         "prop2_misfit": misfit,
@@ -537,13 +536,11 @@ def constructions_table(cfg: ConstructionsConfig) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def jacobians(layers, x: np.ndarray) -> np.ndarray:
-    """Jacobians (n, d_out, d_in) of a ReLU network [(W_l, b_l)] at the columns of x."""
-    jac = np.broadcast_to(np.eye(x.shape[0]), (x.shape[1], x.shape[0], x.shape[0]))
-    for i, (w, b) in enumerate(layers):
-        jac = np.einsum("ij,njk->nik", w, jac)
-        x = w @ x + b
-        if i < len(layers) - 1:
-            jac = jac * (x > 0).T[:, :, None]
-            x = np.maximum(x, 0)
-    return jac
+def composed_jacobians(g, h, x: np.ndarray) -> np.ndarray:
+    """Jacobians (n, d_out, d_in) of f = h o g at the columns of x, g and h ReLU networks
+    [(W_l, b_l)] (no ReLU between them): J_h(g(x)) J_g(x)."""
+
+    def jac(layers, points):
+        return rank.network_jacobians([w for w, _ in layers], [b[:, 0] for _, b in layers], points)
+
+    return jac(h, forward(g, x)) @ jac(g, x)

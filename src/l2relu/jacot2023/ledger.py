@@ -57,12 +57,16 @@ IMPACT = "jacot2023.fig1.middle_nonlinearity_impact"
 THREE_PART = "jacot2023.fig1.three_part_structure"
 
 
+def layer_kinds(impacts, bar: float) -> str:
+    """The hidden layers in order, "i" where a layer is a near-identity (impact <= bar), "n"
+    where it is nonlinear."""
+    return "".join("i" if v <= bar else "n" for v in impacts)
+
+
 def three_parts(impacts, bar: float) -> bool:
     """Whether the hidden layers' nonlinearity impacts (in layer order) read nonlinear, then one
     run of near-identity layers (impact <= bar), then nonlinear again: g, identities, h."""
-    kinds = "".join("i" if v <= bar else "n" for v in impacts)
-    parts = [k for k, _ in itertools.groupby(kinds)]
-    return parts == ["n", "i", "n"]
+    return [k for k, _ in itertools.groupby(layer_kinds(impacts, bar))] == ["n", "i", "n"]
 
 
 def three_part_claims(layers: pd.DataFrame, registry) -> list:
@@ -74,7 +78,7 @@ def three_part_claims(layers: pd.DataFrame, registry) -> list:
     held, texts = [], []
     for _, m in hidden.groupby("seed", sort=True):
         held.append(float(three_parts(m.nonlinearity_impact, bar)))
-        texts.append("".join("i" if v <= bar else "n" for v in m.nonlinearity_impact))
+        texts.append(layer_kinds(m.nonlinearity_impact, bar))
     detail = f"layers 1-{int(hidden.layer.max())} (i: impact <= {bar:g}): " + "; ".join(texts)
     return [measured(THREE_PART, held, detail=detail)]
 
@@ -96,44 +100,36 @@ def second_phase(trace: pd.DataFrame, variance: float, bar: float) -> pd.DataFra
 def norm_trace_claims(trace: pd.DataFrame, runs: pd.DataFrame, registry) -> list:
     """App. F on Fig. 1's trace, per seed (network = the seed's index): the fall of ||W||^2/L over
     the second phase under each reading of NORM_FALLS, and over the entry's last share of the
-    steps (NORM_NOT_SETTLED's parameter). A
-    seed whose last traced MSE is off the fit check's bar is left out of both (fits_data)."""
+    steps (NORM_NOT_SETTLED's parameter). A seed whose last traced MSE is off the fit check's bar
+    is left out of both (fits_data)."""
     bar = registry[FITS].criterion.bounds()[1]
-    runs = runs.reset_index(drop=True)
-    phases = [
-        second_phase(trace[trace.network == i], run.output_variance, bar)
-        for i, run in runs.iterrows()
-    ]
-    meets = {
-        "fits_data": [
-            len(p) > 0 and not run.diverged
-            for p, (_, run) in zip(phases, runs.iterrows(), strict=True)
-        ]
-    }
+    share = registry[NORM_NOT_SETTLED].parameters["share"]
+    late_step = (1 - share) * trace.step.max()
+    phases, late, fits = [], [], []
+    for i, run in enumerate(runs.itertuples()):
+        mine = trace[trace.network == i].sort_values("step")
+        phase = second_phase(mine, run.output_variance, bar)
+        phases.append(phase.norm_per_layer.to_numpy())
+        fits.append(len(phase) > 0 and not run.diverged)
+        early, final = mine[mine.step <= late_step].norm_per_layer, mine.norm_per_layer.iloc[-1]
+        late.append(float((early.iloc[-1] - final) / final) if len(early) else np.nan)
+    meets = {"fits_data": fits}
     ms = []
     for reading in registry[NORM_FALLS].every_reading:
-        values = []
-        for p in phases:
-            norms = p.norm_per_layer.to_numpy()
-            if len(norms) < 2:
-                values.append(np.nan)
-            elif reading.parameters["fall"] == "net":
-                values.append(float((norms[0] - norms[-1]) / norms[-1]))
-            else:
-                values.append(float((-np.diff(norms) / norms[1:]).min()))
+        values = [_fall(norms, reading.parameters["fall"]) for norms in phases]
         ms.append(measured(NORM_FALLS, values, reading=reading.name, meets=meets))
-    steps = int(trace.step.max())
-    share = registry[NORM_NOT_SETTLED].parameters["share"]
-    late = []
-    for i, _ in runs.iterrows():
-        t = trace[(trace.network == i)].sort_values("step")
-        early = t[t.step <= (1 - share) * steps]
-        final = t.norm_per_layer.iloc[-1]
-        late.append(
-            float((early.norm_per_layer.iloc[-1] - final) / final) if len(early) else np.nan
-        )
     ms.append(measured(NORM_NOT_SETTLED, late, meets=meets))
     return ms
+
+
+def _fall(norms: np.ndarray, how: str) -> float:
+    """The fall of a traced norm relative to its end: from its first value ("net"), or the least
+    from one traced step to the next ("every_step"); NaN with fewer than two values."""
+    if len(norms) < 2:
+        return np.nan
+    if how == "net":
+        return float((norms[0] - norms[-1]) / norms[-1])
+    return float((-np.diff(norms) / norms[1:]).min())
 
 
 def krr_claims(spectra: pd.DataFrame, d_in: int, d_out: int, true_rank: int, registry):

@@ -10,7 +10,7 @@ import pandas as pd
 import torch
 
 from l2relu import engine
-from l2relu.jacot2023 import rank
+from l2relu.jacot2023 import rank, trace
 from l2relu.jacot2023.data import LatentTask
 from l2relu.jacot2023.regression import (
     init_seed,
@@ -32,14 +32,11 @@ class StudyFit:
     log_every: int = 500  # steps between progress lines, and between traced norms
 
 
-TRACE_COLUMNS = ["network", "step", "norm_per_layer"]
-
-
 def fit(task: LatentTask, cfg: StudyFit, device="auto", trace_dir=None):
     """Train len(lams) x len(seeds) networks on the task's training points. A seed starts from
     the initialization Fig. 1's network of that seed, depth and size starts from, whatever its
-    lambda. Returns the stacked arrays, one summary row per network and the norm trace (long:
-    network, step, norm_per_layer), kept in trace_dir while training (engine.resume_file)."""
+    lambda. Returns the stacked arrays, one summary row per network and the trace (trace.Trace:
+    network, step, loss, norm_per_layer), kept in trace_dir while training."""
     torch.set_flush_denormal(True)
     dev = engine.pick_device(device)
     dtype = getattr(torch, cfg.dtype)
@@ -50,31 +47,13 @@ def fit(task: LatentTask, cfg: StudyFit, device="auto", trace_dir=None):
     inits = [init_seed(cfg.depth, cfg.width, cfg.n_train, s) for _, s in grid]
     widths = (task.d_in, *([cfg.width] * (cfg.depth - 1)), task.d_out)
     model = engine.BatchedMLP(engine.NetworkConfig(widths, bias=True), inits, dev, dtype)
-    trace_file = engine.resume_file(trace_dir, "trace", ".csv", (cfg, task))
-    kept = trace_file is not None and trace_file.exists()
-    trace = pd.read_csv(trace_file).values.tolist() if kept else []
-
-    def watch(step):
-        with torch.no_grad():
-            norms = model.squared_norm().cpu().numpy() / cfg.depth
-        rows = [(i, step, float(v)) for i, v in enumerate(norms)]
-        trace.extend(rows)
-        if trace_file is not None:
-            trace_file.parent.mkdir(parents=True, exist_ok=True)
-            new = not trace_file.exists()
-            pd.DataFrame(rows, columns=TRACE_COLUMNS).to_csv(
-                trace_file, mode="a", header=new, index=False
-            )
-
+    watch = trace.Trace(model, x, y, cfg.depth, trace_dir, (cfg, task))
     lams = torch.tensor([lam / cfg.depth for lam, _ in grid], dtype=dtype, device=dev)
     train_config = engine.TrainConfig(
         "mse", cfg.phases, dtype=cfg.dtype, log_every=cfg.log_every, device=str(dev)
     )
     result = engine.train(model, x, y, lams, train_config, watch=watch)
     arrays = engine.stacked_arrays(model)
-    # a resumed job traces again the steps between its last save and its stop: the same values
-    trace = pd.DataFrame(trace, columns=TRACE_COLUMNS).astype({"network": int, "step": int})
-    trace = trace.drop_duplicates(["network", "step"], keep="last").sort_values(["network", "step"])
     with torch.no_grad():
         norms = model.squared_norm().cpu().numpy() / cfg.depth
     runs = pd.DataFrame(
@@ -93,7 +72,7 @@ def fit(task: LatentTask, cfg: StudyFit, device="auto", trace_dir=None):
             **result.record(),
         }
     )
-    return arrays, runs, trace
+    return arrays, runs, watch.table()
 
 
 def settling_drift(trace: pd.DataFrame, steps: int, final: float, share: float) -> float:

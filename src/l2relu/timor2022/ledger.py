@@ -194,17 +194,24 @@ def theory_claims(
     return ms
 
 
+def _layers(arrays: dict) -> list[np.ndarray]:
+    """The stacked layers W1, W2, ... (each (networks, out, in)) of a checkpoint, in float64."""
+    return [np.asarray(arrays[f"W{i + 1}"], float) for i in range(len(arrays))]
+
+
+def _norms(weights) -> np.ndarray:
+    """(networks, layers): each layer's ||W_i||_F."""
+    return np.stack([np.linalg.norm(w, axis=(1, 2)) for w in weights], axis=1)
+
+
+def _spread(norms: np.ndarray) -> np.ndarray:
+    return np.ptp(norms, axis=1) / norms.mean(axis=1)
+
+
 def layer_norm_spread(arrays: dict) -> np.ndarray:
     """Per network of a stacked checkpoint (W1, W2, ... each (networks, out, in)): the spread
     (max - min) / mean of the layers' ||W_i||_F."""
-    norms = np.stack(
-        [
-            np.linalg.norm(np.asarray(arrays[f"W{i + 1}"], float), axis=(1, 2))
-            for i in range(len(arrays))
-        ],
-        axis=1,
-    )
-    return np.ptp(norms, axis=1) / norms.mean(axis=1)
+    return _spread(_norms(_layers(arrays)))
 
 
 def _outputs(weights, x) -> np.ndarray:
@@ -220,10 +227,10 @@ def rescaling_violations(arrays: dict, x: np.ndarray) -> np.ndarray:
     geometric mean of their norms (positive factors, product 1). True where the outputs on x
     moved by more than 1e-9 (relative) or, for a network whose spread exceeds 1e-6, the squared
     norm did not fall."""
-    weights = [np.asarray(arrays[f"W{i + 1}"], float) for i in range(len(arrays))]
-    norms = np.stack([np.linalg.norm(w, axis=(1, 2)) for w in weights], axis=1)
-    mean = np.exp(np.log(norms).mean(axis=1, keepdims=True))
-    rescaled = [w * (mean[:, 0] / n)[:, None, None] for w, n in zip(weights, norms.T, strict=True)]
+    weights = _layers(arrays)
+    norms = _norms(weights)
+    mean = np.exp(np.log(norms).mean(axis=1))
+    rescaled = [w * (mean / n)[:, None, None] for w, n in zip(weights, norms.T, strict=True)]
     return rescaling_fails(weights, rescaled, x)
 
 
@@ -232,10 +239,9 @@ def rescaling_fails(weights, rescaled, x) -> np.ndarray:
     an unbalanced network's squared norm did not fall."""
     before, after = _outputs(weights, x), _outputs(rescaled, x)
     moved = np.abs(after - before).max(axis=(1, 2)) > 1e-9 * np.abs(before).max(axis=(1, 2))
-    norms = np.stack([np.linalg.norm(w, axis=(1, 2)) for w in weights], axis=1)
-    unbalanced = np.ptp(norms, axis=1) / norms.mean(axis=1) > 1e-6
-    squared = [sum((w**2).sum(axis=(1, 2)) for w in ws) for ws in (weights, rescaled)]
-    return moved | (unbalanced & ~(squared[1] < squared[0]))
+    norms = _norms(weights)
+    squared_after = (_norms(rescaled) ** 2).sum(axis=1)
+    return moved | ((_spread(norms) > 1e-6) & ~(squared_after < (norms**2).sum(axis=1)))
 
 
 STANDINS = "timor2022.theory.standins_balanced"
