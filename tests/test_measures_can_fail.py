@@ -257,13 +257,19 @@ def test_a_depth_sweep_that_never_recovers_the_rank_fails_every_depth_claim():
             for d in (2, 4, 8)
             for s in range(3)
         ]
-    ).assign(diverged=False, diverged_step=-1)
+    ).assign(diverged=False, diverged_step=-1, norm_per_layer=20.0)
     rows = judged(ledger.depth_claims(sweep, true_rank=4))
     status = rows.groupby("claim_id").status.agg(set)
+    # every layer costs the same 20: a layer added costs the average layer, not the rank 6
+    assert status[ledger.IDENTITY_LAYER] == {"fail"}
     assert status["jacot2023.depth.recovering_depths"] == {"fail"}  # one depth is no range
     assert status["jacot2023.depth.range_grows_with_n"] == {"fail"}  # the same at both N
     assert status["jacot2023.depth.small_depth_overestimates"] == {"fail"}  # L = 2 reads k
     assert status["jacot2023.depth.no_rank_underestimate"] == {"pass"}  # never below k
+    # ||W||^2 = 6 L + 30: each layer added costs the bottleneck's rank 6
+    identities = sweep.assign(norm_per_layer=6 + 30 / sweep.depth)
+    rows = judged(ledger.depth_claims(identities, true_rank=4))
+    assert set(rows[rows.claim_id == ledger.IDENTITY_LAYER].status) == {"pass"}
     rows = judged(ledger.depth_claims(sweep.assign(bottleneck_rank=sweep.bottleneck_rank - 3), 4))
     status = rows.groupby("claim_id").status.agg(set)
     assert status["jacot2023.depth.no_rank_underestimate"] == {"fail"}  # 3 at the deepest
@@ -1997,3 +2003,55 @@ def test_the_extra_depths_setting_is_the_fitting_one_nearest_the_papers_norm():
     assert deepest_setting(runs, 6.0) == {"scale": "torch", "lam_factor": 1.0, "any_fit": True}
     runs["fits"] = False
     assert deepest_setting(runs, 6.0)["lam_factor"] == 16.0
+
+
+def test_the_cp_rank_row_fails_on_a_graph_whose_k_minus_1_rows_fit():
+    """K_4 has triangles: its E^T E (6 edges) has CP-rank at most 4, so the search with k - 1
+    rows fits it as well as with k and the row fails; on the triangle-free C_6 it passes."""
+    from l2relu.jacot2022 import ledger as j22
+    from l2relu.jacot2022 import theory
+
+    cfg = theory.CpSearchConfig(("complete-4", "cycle-6"), restarts=8, steps=1500, lr=0.05, seed=0)
+    table = theory.cp_rank_table(cfg)
+    assert table.triangles.tolist() == [4, 0]
+    assert table.best_residual_below_k.iloc[0] < 1e-6 < table.best_residual_below_k.iloc[1]
+    assert _status(j22.cp_rank_claims(table), j22.CP_RANK) == ["fail", "pass"]
+
+
+def test_compression_rows_count_merged_neurons_and_fail_either_way_of_the_onset():
+    """Two aligned copies and a dead neuron compress to one neuron, exactly; two neurons that
+    are not aligned stay two. Remark 11 fails when the compressed width exceeds the onset, Cor.
+    9 when it falls below, and a network above its data set's lowest objective is left out."""
+    from l2relu.jacot2022 import ledger as j22
+    from l2relu.jacot2022 import theory
+
+    rng = np.random.default_rng(0)
+    x, row = np.eye(4), rng.normal(size=4)
+    out = rng.normal(size=(3, 1))
+    copies = {"w1": np.stack([row, 2 * row, np.full(4, -1.0)]), "w2": np.hstack([out, out, out])}
+    assert theory.compressed_width(copies, x, 1e-3) == (1, pytest.approx(0.0, abs=1e-12))
+    apart = {"w1": np.stack([row, row[::-1]]), "w2": np.hstack([out, out])}
+    assert theory.compressed_width(apart, x, 1e-3)[0] == 2
+
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
+    one = pd.DataFrame(
+        {"setting": "onehot", "N": 6, "seed": [0, 8, 16], "width": 8}
+        | {"groups": 4, "change": 0.0, "over_lowest": 1.0}
+    )
+    table = pd.concat([one.assign(tol=t) for t in (1e-2, 1e-3, 1e-4)], ignore_index=True)
+    onsets = pd.DataFrame({"setting": "onehot", "N": 6, "seed": [0, 8, 16], "onset": 3})
+    onsets = onsets.assign(rel_tol=1e-3)
+    rows = judged(j22.compression_claims(table, onsets, registry), every_entry=False)
+    primary = rows[rows.primary].set_index("claim_id")
+    assert primary.status[j22.REMARK11] == "fail"  # 4 neurons where the plateau starts at 3
+    assert primary.status[j22.COR9] == "pass"
+    above = table.assign(over_lowest=np.tile([1.0, 1.0, 1.5], 3))  # seed 16 50% above the lowest
+    rows = judged(j22.compression_claims(above, onsets, registry), every_entry=False)
+    primary = rows[rows.primary].set_index("claim_id")
+    assert primary.n_excluded[j22.COR9] == 1 and primary.status[j22.COR9] == "inconclusive"
+    below = judged(
+        j22.compression_claims(table.assign(groups=2, over_lowest=1.0), onsets, registry),
+        every_entry=False,
+    )
+    below = below[below.primary].set_index("claim_id")
+    assert below.status[j22.COR9] == "fail" and below.status[j22.REMARK11] == "pass"

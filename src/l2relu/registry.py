@@ -126,6 +126,10 @@ PRECONDITIONS = {
         "against (its target's fit-match check holds for it), or fails the claim even so: a "
         "worse fit passes less of everything, so it can only flatter a bar on what passes"
     ),
+    "at_lowest": (
+        "the network reached the lowest objective of its data set (over every width and seed) "
+        "within the plateau onset's tolerance: it is one of the minima the statement is about"
+    ),
 }
 # how the ledger names a seed that fails each
 FAILED_PRECONDITION = {
@@ -135,6 +139,7 @@ FAILED_PRECONDITION = {
     "fits_data": "misfit",
     "settled": "unsettled",
     "fit_matched": "fitting worse than the shallow one",
+    "at_lowest": "above the lowest objective",
 }
 READING_FIELDS = {"name", "parameters", "criterion", "why"}
 

@@ -18,14 +18,14 @@ J22_PLATEAU_SEEDS = [
     )
 ]
 J22_PLATEAU_RUN = "jacot2022/theory/plateau_{setting}/n{n}_d2_lam{lam}_s{seeds}"
-J22_PLATEAU_RUNS = [
-    f"results/{J22_PLATEAU_RUN}/losses.csv".format(
-        setting=s, n=n, lam=fmt_lam(J22_THEORY["lam"]), seeds=seeds
-    )
+# every plateau job's wildcards, zipped (expand(..., zip, **J22_PLATEAU_JOBS))
+_J22_PLATEAU_JOBS = [
+    (s, str(n), fmt_lam(J22_THEORY["lam"]), seeds)
     for s, ns in J22_PLATEAU_N.items()
     for n in ns
     for seeds in J22_PLATEAU_SEEDS
 ]
+J22_PLATEAU_JOBS = dict(zip(("setting", "n", "lam", "seeds"), map(list, zip(*_J22_PLATEAU_JOBS))))
 J22_PROPOSITIONS = {
     k: f"results/jacot2022/theory/{k}.csv"
     for k in (
@@ -37,6 +37,7 @@ J22_PROPOSITIONS = {
         "reduction",
         "prop5",
         "alignment",
+        "cp_rank",
     )
 }
 
@@ -57,6 +58,7 @@ rule construct_jacot2022_propositions:
         onehot_root_sizes=J22_THEORY["onehot_root_sizes"],
         reduction=J22_THEORY["reduction"],
         prop5_segments=J22_THEORY["prop5_segments"],
+        cp_rank=J22_THEORY["cp_rank"] | {"seed": J22_THEORY["seed"]},
     script:
         "../scripts/construct_jacot2022_propositions.py"
 
@@ -66,6 +68,7 @@ rule train_jacot2022_plateau:
         code=script_code("train_jacot2022_plateau"),
     output:
         losses=f"results/{J22_PLATEAU_RUN}/losses.csv",
+        networks=f"results/{J22_PLATEAU_RUN}/networks.npz",
     log:
         job_log(J22_PLATEAU_RUN),
     benchmark:
@@ -100,11 +103,13 @@ rule aggregate_jacot2022_theory:
     input:
         **J22_PROPOSITIONS,
         registry=claims_registry("jacot2022_theory"),
-        plateaus=J22_PLATEAU_RUNS,
+        plateaus=expand(rules.train_jacot2022_plateau.output.losses, zip, **J22_PLATEAU_JOBS),
+        networks=expand(rules.train_jacot2022_plateau.output.networks, zip, **J22_PLATEAU_JOBS),
         code=script_code("aggregate_jacot2022_theory"),
     output:
         plateau="results/jacot2022/theory/plateau.csv",
         onsets="results/jacot2022/theory/onsets.csv",
+        compression="results/jacot2022/theory/compression.csv",
         claims=claims_rows("jacot2022_theory"),
     log:
         "logs/jacot2022/theory/aggregate.log",

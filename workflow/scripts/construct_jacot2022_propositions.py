@@ -1,5 +1,5 @@
-"""jacot2022's exact constructions and identities: Props. 1, 3, 5, 7, 8, 13, 19, Lemma 10,
-Remark 23, Sec. 3.1's aligned neurons."""
+"""jacot2022's exact constructions and identities: Props. 1, 3, 5, 7, 8, 13 (and a search for
+its CP-rank), 19, Lemma 10, Remark 23, Sec. 3.1's aligned neurons."""
 
 import sys
 
@@ -19,3 +19,5 @@ reduction = covariances.ReductionConfig(**p.reduction | {"widths": tuple(p.reduc
 write_table(covariances.reduction_table(reduction), snakemake.output.reduction)
 write_table(covariances.convexity_table(reduction, p.prop5_segments), snakemake.output.prop5)
 write_table(alignment.alignment_table(p.prop1_trials), snakemake.output.alignment)
+cp_search = theory.CpSearchConfig(**p.cp_rank | {"graphs": tuple(p.cp_rank["graphs"])})
+write_table(theory.cp_rank_table(cp_search), snakemake.output.cp_rank)

@@ -1,14 +1,16 @@
-"""Lowest regularized loss against width for one data set of jacot2022's Props. 14-15."""
+"""Lowest regularized loss against width, and the network that reaches it, for one data set
+of jacot2022's Props. 14-15."""
 
 import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
+import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from l2relu.engine import checkpointing  # noqa: E402
-from l2relu.io import write_table  # noqa: E402
-from l2relu.jacot2022.theory import PlateauConfig, plateau_losses  # noqa: E402
+from l2relu.io import atomic_path, write_table  # noqa: E402
+from l2relu.jacot2022.theory import PlateauConfig, train_plateau  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 # a killed job resumes from its last save on the next run
@@ -16,5 +18,7 @@ with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s
     cfg = PlateauConfig(
         **snakemake.params.config | {"widths": tuple(snakemake.params.config["widths"])}
     )
-    losses = plateau_losses(cfg, log=lambda msg: print(msg, file=sys.stderr, flush=True))
+    losses, networks = train_plateau(cfg, log=lambda msg: print(msg, file=sys.stderr, flush=True))
     write_table(losses.assign(seed=cfg.seed), snakemake.output.losses)
+    with atomic_path(snakemake.output.networks) as tmp, open(tmp, "wb") as f:
+        np.savez(f, **networks)

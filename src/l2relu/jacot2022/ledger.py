@@ -403,3 +403,57 @@ def alignment_claims(table: pd.DataFrame, readings) -> list:
         )
     ms.append(measured(MERGE, gaps.merge_change["positive"]))
     return ms
+
+
+CP_RANK = "jacot2022.theory.prop13_cp_rank"
+
+
+def cp_rank_claims(table: pd.DataFrame) -> list:
+    """Prop. 13 on theory.cp_rank_table, per graph: how many times the best residual with k - 1
+    rows exceeds the best with k rows (the search's resolution); a factorization with fewer
+    rows than edges would bring it to about 1."""
+    ms = []
+    for r in table.itertuples():
+        ratio = r.best_residual_below_k / max(r.best_residual_at_k, np.finfo(float).tiny)
+        detail = (
+            f"k = {r.edges} edges, rank {r.rank}; best relative residual "
+            f"{r.best_residual_below_k:.2e} with k - 1 rows, {r.best_residual_at_k:.1e} with k"
+        )
+        ms.append(measured(CP_RANK, ratio, r.graph, detail=detail))
+    return ms
+
+
+COR9 = "jacot2022.theory.cor9_onset_within_compressed_width"
+REMARK11 = "jacot2022.theory.remark11_plateau_compresses_to_onset"
+COMPRESSION = (COR9, REMARK11)
+
+
+def compression_claims(table: pd.DataFrame, onsets: pd.DataFrame, registry) -> list:
+    """Cor. 9 and Remark 11 on theory.compression_table against each seed's plateau onset (the
+    primary reading of its setting's entry), per data set and reading (its tolerance): the
+    onset minus the widest network's compressed width (Cor. 9: a network at the minimum with
+    that many distinct neurons puts that width in R) and the reverse (Remark 11). A network
+    counts when it reached its data set's lowest objective within the onset's tolerance."""
+    ms = []
+    joined = table.merge(onsets[["setting", "N", "seed", "onset", "rel_tol"]])
+    for claim_id, sign in ((COR9, 1), (REMARK11, -1)):
+        for reading in registry[claim_id].every_reading:
+            at_tol = joined[joined.tol == reading.parameters["tol"]]
+            for (setting, n), rows in at_tol.groupby(["setting", "N"], sort=False):
+                rows = rows.sort_values("seed")
+                detail = "; ".join(
+                    f"seed {r.seed}: {r.groups} of {r.width} neurons (Z_L moved {r.change:.0e}), "
+                    f"onset {r.onset}"
+                    for r in rows.itertuples()
+                )
+                ms.append(
+                    measured(
+                        claim_id,
+                        list(sign * (rows.onset - rows.groups)),
+                        f"{setting}, N = {n}",
+                        detail=detail,
+                        reading=reading.name,
+                        meets={"at_lowest": list(rows.over_lowest <= 1 + rows.rel_tol)},
+                    )
+                )
+    return ms

@@ -60,6 +60,85 @@ def prop13_table(ns) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def graph_incidence(name: str) -> np.ndarray:
+    """Edge-vertex matrix of a named graph: bipartite-N (K_{N/2,N/2}), cycle-N, complete-N or
+    petersen."""
+    if name == "petersen":
+        outer = [(i, (i + 1) % 5) for i in range(5)]
+        spokes = [(i, i + 5) for i in range(5)]
+        inner = [(5 + i, 5 + (i + 2) % 5) for i in range(5)]
+        edges, n = outer + spokes + inner, 10
+    else:
+        family, n = name.rsplit("-", 1)
+        n = int(n)
+        if family == "bipartite":
+            return bipartite_incidence(n)
+        edges = {
+            "cycle": [(i, (i + 1) % n) for i in range(n)],
+            "complete": [(a, b) for a in range(n) for b in range(a + 1, n)],
+        }[family]
+    e = np.zeros((len(edges), n))
+    for row, (a, b) in enumerate(edges):
+        e[row, [a, b]] = 1.0
+    return e
+
+
+@dataclass(frozen=True)
+class CpSearchConfig:
+    graphs: tuple  # graph_incidence names
+    restarts: int  # random starts, all optimized together
+    steps: int  # Adam steps, step size annealed from lr to 0
+    lr: float
+    seed: int
+
+
+def nonnegative_factorization_residuals(a: np.ndarray, rows: int, cfg: CpSearchConfig, label: str):
+    """Relative residuals ||B^T B - A||_F / ||A||_F of `rows` x N matrices B >= 0 found from
+    cfg.restarts random starts (B = C * C, so B stays non-negative without projection)."""
+    g = torch.Generator().manual_seed(derive_seed(cfg.seed, "cp", label, rows))
+    target = torch.tensor(a)
+    scale = np.sqrt(2 * np.sqrt(a.diagonal().mean() / rows))
+    c = torch.rand((cfg.restarts, rows, len(a)), generator=g, dtype=torch.float64) * scale
+    c.requires_grad_(True)
+    opt = torch.optim.Adam([c], lr=cfg.lr)
+    anneal = torch.optim.lr_scheduler.CosineAnnealingLR(opt, cfg.steps)
+    for _ in range(cfg.steps):
+        b = c * c
+        loss = ((b.transpose(1, 2) @ b - target) ** 2).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        anneal.step()
+    b = c.detach() ** 2
+    gap = (b.transpose(1, 2) @ b - target).flatten(1).norm(dim=1)
+    return (gap / np.linalg.norm(a)).numpy()
+
+
+def cp_rank_table(cfg: CpSearchConfig) -> pd.DataFrame:
+    """Prop. 13 read on each graph: the best non-negative factorization A = B^T B of A = E^T E
+    with k - 1 rows (k edges) against the best with k rows, which E itself fits exactly and
+    which sets the search's resolution."""
+    rows = []
+    for name in cfg.graphs:
+        e = graph_incidence(name)
+        a, k = e.T @ e, len(e)
+        below = nonnegative_factorization_residuals(a, k - 1, cfg, name).min()
+        at_k = nonnegative_factorization_residuals(a, k, cfg, name).min()
+        adjacency = a - np.diag(np.diag(a))
+        rows.append(
+            {
+                "graph": name,
+                "vertices": len(a),
+                "edges": k,
+                "triangles": triangles(adjacency),
+                "rank": int(np.linalg.matrix_rank(a)),
+                "best_residual_below_k": float(below),
+                "best_residual_at_k": float(at_k),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def remark23_table(ns) -> pd.DataFrame:
     """Remark 23: W1 = sqrt(N/2) I, W2 = sqrt(2/N) E^T E represents Y = B_N with ||W||^2 = N^2 + N;
     W1 = E, W2 = E^T (N^2/4 neurons) does it with ||W||^2 = N^2, the representation cost."""
@@ -244,7 +323,12 @@ def plateau_phases(steps: int) -> tuple:
 
 
 def plateau_losses(cfg: PlateauConfig, log=None) -> pd.DataFrame:
-    """Lowest regularized loss found at every width: every width's restarts trained together in
+    return train_plateau(cfg, log)[0]
+
+
+def train_plateau(cfg: PlateauConfig, log=None) -> tuple[pd.DataFrame, dict]:
+    """Lowest regularized loss found at every width, and the network that found it (arrays
+    width{n}_w1, _w2 and, with a bias, _b1, _b2): every width's restarts trained together in
     one batch, the narrower networks padded with zero neurons (see BatchedMLP.padded)."""
     x, y, bias = plateau_data(cfg)
     xt, yt = torch.tensor(x), torch.tensor(y)
@@ -267,8 +351,9 @@ def plateau_losses(cfg: PlateauConfig, log=None) -> pd.DataFrame:
             with torch.no_grad():
                 model.biases[0].copy_(-model.weights[0][:, :, 0] * kinks)
         models.append(model)
+    batch = engine.BatchedMLP.padded(models)
     result = engine.train(
-        engine.BatchedMLP.padded(models),
+        batch,
         xt,
         yt,
         cfg.lam,
@@ -276,10 +361,13 @@ def plateau_losses(cfg: PlateauConfig, log=None) -> pd.DataFrame:
         engine.TrainConfig("mse", phases, log_every=max(1, cfg.steps // 4)),
         **({"log": log} if log else {}),
     )
-    rows = []
+    rows, networks = [], {}
     for i, width in enumerate(cfg.widths):
         mine = slice(i * cfg.restarts, (i + 1) * cfg.restarts)
         ok = ~result.diverged[mine]
+        if ok.any():
+            best = i * cfg.restarts + int(np.argmin(np.where(ok, result.objective[mine], np.inf)))
+            networks |= _best_network(batch, best, width, f"width{width}")
         rows.append(
             {
                 "setting": cfg.setting,
@@ -293,7 +381,15 @@ def plateau_losses(cfg: PlateauConfig, log=None) -> pd.DataFrame:
         )
         if log:
             log(f"[width {width}] lowest objective {rows[-1]['objective']:.6g}")
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows), networks
+
+
+def _best_network(batch, index: int, width: int, name: str) -> dict:
+    """Network `index` of a padded shallow batch, cut to its own hidden width."""
+    cut = {"w1": batch.weights[0][index, :width], "w2": batch.weights[1][index, :, :width]}
+    if batch.biases:
+        cut |= {"b1": batch.biases[0][index, :width], "b2": batch.biases[1][index]}
+    return {f"{name}_{k}": v.detach().cpu().numpy() for k, v in cut.items()}
 
 
 def seeds_spread(losses: pd.DataFrame, floor: float) -> dict:
@@ -347,4 +443,58 @@ def onehot_square_root(sizes) -> pd.DataFrame:
             {"m": m, "value": float(block.mean()), "off": float(np.abs(block - 1 / m).max())}
         )
         start += m
+    return pd.DataFrame(rows)
+
+
+def compressed_width(net: dict, x: np.ndarray, tol: float) -> tuple[int, float]:
+    """Remark 11's compression of a shallow network {w1, w2[, b1, b2]} on inputs x (columns):
+    neurons whose share of the output ||w2_i|| ||z_i|| is at most tol ||Z_L|| dropped, the
+    others grouped greedily (largest activation first) where their activations over the data
+    have cosine >= 1 - tol with the group's first, each group one neuron (the merge of Sec.
+    3.1); returns the groups and the relative change of Z_L on x."""
+    w1, w2 = net["w1"], net["w2"]
+    b1, b2 = net.get("b1", np.zeros(len(w1))), net.get("b2", np.zeros(len(w2)))
+    z = np.maximum(w1 @ x + b1[:, None], 0.0)
+    out = w2 @ z + b2[:, None]
+    share = np.linalg.norm(w2, axis=0) * np.linalg.norm(z, axis=1)
+    live = np.flatnonzero(share > tol * np.linalg.norm(out))
+    live = live[np.argsort(-np.linalg.norm(z[live], axis=1), kind="stable")]
+    firsts, columns = [], []
+    for i in live:
+        for g, r in enumerate(firsts):
+            if z[i] @ z[r] >= (1 - tol) * np.linalg.norm(z[i]) * np.linalg.norm(z[r]):
+                columns[g] = columns[g] + w2[:, i] * (z[i] @ z[r]) / (z[r] @ z[r])
+                break
+        else:
+            firsts.append(i)
+            columns.append(w2[:, i].copy())
+    merged = (np.stack(columns, axis=1) @ z[firsts] if firsts else 0.0) + b2[:, None]
+    return len(firsts), float(np.linalg.norm(merged - out) / np.linalg.norm(out))
+
+
+def plateau_networks(tables, arrays) -> dict:
+    """{(setting, N, seed): the job's saved networks}, from each plateau job's losses table and
+    networks file, in the same order."""
+    jobs = (pd.read_csv(t).iloc[0] for t in tables)
+    return {(j.setting, j.N, j.seed): np.load(a) for j, a in zip(jobs, arrays, strict=True)}
+
+
+def compression_table(networks, losses: pd.DataFrame, classes: int, tols) -> pd.DataFrame:
+    """Per plateau job (networks: {(setting, N, seed): npz arrays}): the widest network's
+    compressed width and output change at each tolerance, and its objective over the lowest
+    its data set reached at any width and seed."""
+    rows = []
+    for (setting, n, seed), arrays in networks.items():
+        mine = losses[(losses.setting == setting) & (losses.N == n)]
+        widest = int(mine.width.max())
+        own = mine[(mine.seed == seed) & (mine.width == widest)].objective.iloc[0]
+        prefix = f"width{widest}_"
+        net = {k.removeprefix(prefix): arrays[k] for k in arrays.files if k.startswith(prefix)}
+        x = plateau_data(PlateauConfig(setting, n, classes, (), 0.0, 1, 1, seed))[0]
+        for tol in tols:
+            groups, change = compressed_width(net, x, tol)
+            rows.append(
+                {"setting": setting, "N": n, "seed": seed, "width": widest, "tol": tol}
+                | {"groups": groups, "change": change, "over_lowest": own / mine.objective.min()}
+            )
     return pd.DataFrame(rows)

@@ -311,7 +311,27 @@ def _depth_reading(sweep: pd.DataFrame, true_rank: int, reading: str):
     growth = counts[sizes[-1]] - counts[sizes[0]]
     case = f"N = {sizes[-1]} minus N = {sizes[0]}"
     ms.append(measured("jacot2023.depth.range_grows_with_n", list(growth), case, reading=reading))
-    return ms
+    return ms + [_identity_layer_cost(sweep[sweep.n_train == n], reading) for n in sizes]
+
+
+IDENTITY_LAYER = "jacot2023.depth.identity_layer_cost"
+
+
+def _identity_layer_cost(at_n: pd.DataFrame, reading: str):
+    """Sec. 4's cost of an added identity layer at the deepest two swept depths L < L', per seed:
+    (||W||^2 at L' - ||W||^2 at L) / (L' - L) over the bottleneck rank at L'."""
+    shallower, deeper = sorted(at_n.depth.unique())[-2:]
+    by_depth = at_n.set_index(["depth", "seed"]).sort_index()
+    norms = by_depth.norm_per_layer * by_depth.index.get_level_values("depth")
+    seeds = sorted(at_n.seed.unique())
+    added = [(norms[deeper, s] - norms[shallower, s]) / (deeper - shallower) for s in seeds]
+    ranks = [int(by_depth.bottleneck_rank[deeper, s]) for s in seeds]
+    pairs = list(zip(added, ranks, strict=True))
+    detail = "; ".join(
+        f"seed {s}: {a:.1f} per layer, rank {r}" for s, (a, r) in zip(seeds, pairs, strict=True)
+    )
+    case = f"N = {int(at_n.n_train.iloc[0])}, L = {shallower} to {deeper}"
+    return measured(IDENTITY_LAYER, [a / r for a, r in pairs], case, None, detail, reading)
 
 
 def _fits(runs: pd.DataFrame) -> list:
