@@ -2055,3 +2055,23 @@ def test_compression_rows_count_merged_neurons_and_fail_either_way_of_the_onset(
     )
     below = below[below.primary].set_index("claim_id")
     assert below.status[j22.COR9] == "fail" and below.status[j22.REMARK11] == "pass"
+
+
+def test_the_gd_row_fails_where_adam_run_on_ends_lower():
+    """At every width GD ends below Adam: pass; above it at every width: fail; a diverged
+    network is left out of both arms."""
+    from l2relu.jacot2022 import ledger as j22
+
+    runs = pd.DataFrame(
+        [
+            {"dataset": "mnist", "lam": 1e-3, "width": w, "trial": t, "diverged": False}
+            | {"objective": 1.0, "objective_adam_only": 1.1}
+            for w in (1, 2, 4)
+            for t in range(3)
+        ]
+    )
+    assert _status(j22.gd_lower_claims(runs), j22.GD_LOWER) == ["pass"]
+    worse = runs.assign(objective_adam_only=0.9)
+    assert _status(j22.gd_lower_claims(worse), j22.GD_LOWER) == ["fail"]
+    nan = runs.assign(objective_adam_only=np.where(runs.width == 1, np.nan, 0.9))
+    assert j22.gd_lower_claims(nan)[0].values == [0.0, 0.0, 0.0]

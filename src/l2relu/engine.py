@@ -7,6 +7,7 @@ every network exactly as if it were trained alone.
 """
 
 import contextlib
+import dataclasses
 import hashlib
 import math
 import os
@@ -80,6 +81,21 @@ class TrainResult:
     steps: int  # steps taken in all; fewer than planned when every network diverged
     device: str  # where it trained ("cpu", "cuda:0"), for the run's record
     dtype: str  # the parameters' float type ("float64", "float32")
+
+    def followed_by(self, later: "TrainResult") -> "TrainResult":
+        """One result of this call and a `later` one that went on training the same networks:
+        the later losses, a network diverged in either, its step counted from the first call."""
+        step = np.where(
+            self.diverged,
+            self.diverged_step,
+            np.where(later.diverged, later.diverged_step + self.steps, -1),
+        )
+        return dataclasses.replace(
+            later,
+            diverged=self.diverged | later.diverged,
+            diverged_step=step,
+            steps=self.steps + later.steps,
+        )
 
     def record(self, index: int | None = None) -> dict:
         """The columns every run table carries: divergence (flag and step) and where and in what

@@ -1,5 +1,5 @@
-"""Collect jacot2022's Fig. 2 sweep; measure its plateau onsets and test-to-training loss ratios
-per trial."""
+"""Collect jacot2022's Fig. 2 sweep; measure its plateau onsets, test-to-training loss ratios
+and App. A's GD against Adam per trial."""
 
 import sys
 
@@ -20,6 +20,7 @@ measurements = ledger.fig2_claims(
     registry[ledger.TEST_BELOW_TRAIN].every_reading,
 )
 measurements += ledger.easier_claims(runs, registry[ledger.EASIER].every_reading)
+measurements += ledger.gd_lower_claims(runs)
 write_table(fig2.curves(runs), snakemake.output.curves)
 write_table(fig2.diverged_runs(runs), snakemake.output.diverged)
 write_table(evaluate(registry, measurements), snakemake.output.claims)

@@ -82,15 +82,24 @@ def run(cfg: Fig2Config, data: dict, device="auto", log=None) -> pd.DataFrame:
     widths = (x.shape[0], cfg.width, cfg.width, n_out)
     network = engine.NetworkConfig(widths, bias=True, init_scale=cfg.init_scale)
     model = engine.BatchedMLP(network, seeds, dev, dtype)
-    phases = engine.adam_then_gd(cfg.adam_lr, cfg.adam_steps, cfg.gd_lr, cfg.gd_steps)
-    result = engine.train(
-        model,
-        x,
-        y,
-        torch.tensor(lams, device=dev),  # engine.train casts lambda to the parameters' type
-        engine.TrainConfig(loss, phases, dtype=cfg.dtype, log_every=cfg.log_every),
-        **({"log": log} if log else {}),
-    )
+    adam, gd = engine.adam_then_gd(cfg.adam_lr, cfg.adam_steps, cfg.gd_lr, cfg.gd_steps)
+
+    def train(net, phase):
+        return engine.train(
+            net,
+            x,
+            y,
+            torch.tensor(lams, device=dev),  # engine.train casts lambda to the parameters' type
+            engine.TrainConfig(loss, (phase,), dtype=cfg.dtype, log_every=cfg.log_every),
+            **({"log": log} if log else {}),
+        )
+
+    # App. A's recipe, Adam then GD; and, from the same end of the Adam phase, Adam on for as
+    # many steps as GD takes (App. A sets GD against Adam)
+    first = train(model, adam)
+    adam_only = engine.BatchedMLP.from_weights(model.weights, model.biases, bias=True)
+    result = first.followed_by(train(model, gd))
+    adam_on = train(adam_only, engine.Phase("adam", cfg.adam_lr, cfg.gd_steps))
     with torch.no_grad():
         test = engine.network_losses(model.forward(x_test), y_test.to(dev), loss).cpu().numpy()
     return pd.DataFrame(
@@ -102,6 +111,7 @@ def run(cfg: Fig2Config, data: dict, device="auto", log=None) -> pd.DataFrame:
             "objective": result.objective,
             "train_loss": result.loss,
             "test_loss": test,
+            "objective_adam_only": np.where(adam_on.diverged, np.nan, adam_on.objective),
             **result.record(),
         }
     )

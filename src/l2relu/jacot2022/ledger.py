@@ -457,3 +457,21 @@ def compression_claims(table: pd.DataFrame, onsets: pd.DataFrame, registry) -> l
                     )
                 )
     return ms
+
+
+GD_LOWER = "jacot2022.fig2.gd_reaches_lower"
+
+
+def gd_lower_claims(runs: pd.DataFrame) -> list:
+    """App. A on Fig. 2's runs, per curve (data set, lambda) and trial: the share of the widths
+    at which Adam then GD ends at a lower objective than Adam run on from the same point for as
+    many steps (objective_adam_only); diverged networks left out of both arms."""
+    ms = []
+    ok = runs[~runs.diverged.astype(bool) & runs.objective_adam_only.notna()]
+    for (dataset, lam), curve in ok.groupby(["dataset", "lam"], sort=True):
+        trials = [t for _, t in curve.groupby("trial", sort=True)]
+        shares = [float((t.objective < t.objective_adam_only).mean()) for t in trials]
+        ratio = curve.objective / curve.objective_adam_only
+        detail = f"GD's objective over Adam's: {ratio.min():.3g}-{ratio.max():.3g}"
+        ms.append(measured(GD_LOWER, shares, f"{dataset}, lambda = {lam:g}", detail=detail))
+    return ms
