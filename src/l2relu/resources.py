@@ -22,8 +22,9 @@ def steps_per_job(config: dict) -> dict[str, int]:
         "train_timor2022_deep": deep["adam_steps"] + deep["gd_steps"],
         "train_jacot2022_fig1": j22["fig1"]["steps"],
         "train_jacot2022_fig1_study": max(s["steps"] for s in j22["fig1_study"]["schedules"]),
+        # Adam, GD, then Adam run on for GD's steps from the Adam phase's end (jacot2022.fig2.run)
         "train_jacot2022_fig2": max(
-            fig2[data]["adam_steps"] + fig2[data]["gd_steps"] for data in ("mnist", "teacher")
+            fig2[data]["adam_steps"] + 2 * fig2[data]["gd_steps"] for data in ("mnist", "teacher")
         ),
         # three phases of `steps` each (jacot2022.theory.plateau_phases)
         "train_jacot2022_plateau": 3 * j22["theory"]["steps"],
