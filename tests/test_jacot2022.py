@@ -609,3 +609,23 @@ def test_the_fig1_study_rays_entries_share_the_readings_the_study_measures():
     assert len(rays) == 3
     for claim in rays:
         assert claim.every_reading == registry["jacot2022.fig1study.z1_rays"].every_reading
+
+
+def test_compression_reads_each_job_on_its_own_data(tmp_path):
+    """A job's saved networks, read back through its files, are compressed on the data its seed
+    drew (1-D data differ per seed): the merged widest network sits near the lowest objective,
+    not orders of magnitude above it as on another seed's data."""
+    import numpy as np
+
+    from l2relu.io import write_table
+    from l2relu.jacot2022 import theory
+
+    cfg = theory.PlateauConfig("oned", 2, 3, (1, 2, 3), 1e-3, 2, 200, 8)
+    losses, networks = theory.train_plateau(cfg)
+    table, arrays = tmp_path / "losses.csv", tmp_path / "networks.npz"
+    write_table(losses.assign(seed=cfg.seed), table)
+    with open(arrays, "wb") as f:
+        np.savez(f, **networks)
+    read = theory.plateau_networks([table], [arrays])
+    compressed = theory.compression_table(read, losses.assign(seed=8), 3, 1e-3, [1e-3])
+    assert compressed.over_lowest.iloc[0] < 1.5

@@ -2018,43 +2018,46 @@ def test_the_cp_rank_row_fails_on_a_graph_whose_k_minus_1_rows_fit():
     assert _status(j22.cp_rank_claims(table), j22.CP_RANK) == ["fail", "pass"]
 
 
-def test_compression_rows_count_merged_neurons_and_fail_either_way_of_the_onset():
-    """Two aligned copies and a dead neuron compress to one neuron, exactly; two neurons that
-    are not aligned stay two. Remark 11 fails when the compressed width exceeds the onset, Cor.
-    9 when it falls below, and a network above its data set's lowest objective is left out."""
+def test_the_remark11_row_merges_aligned_neurons_and_fails_only_past_a_rank_bound():
+    """Two copies with proportional pre-activations and a dead neuron compress to one neuron,
+    exactly and at a lower objective; neurons aligned only after the ReLU stay apart. Remark
+    11 passes at or under the onset, fails when a rank bound passes the onset too, and leaves
+    out a seed neither decides and one whose merged network is above the lowest objective."""
     from l2relu.jacot2022 import ledger as j22
     from l2relu.jacot2022 import theory
 
     rng = np.random.default_rng(0)
     x, row = np.eye(4), rng.normal(size=4)
     out = rng.normal(size=(3, 1))
-    copies = {"w1": np.stack([row, 2 * row, np.full(4, -1.0)]), "w2": np.hstack([out, out, out])}
-    assert theory.compressed_width(copies, x, 1e-3) == (1, pytest.approx(0.0, abs=1e-12))
-    apart = {"w1": np.stack([row, row[::-1]]), "w2": np.hstack([out, out])}
-    assert theory.compressed_width(apart, x, 1e-3)[0] == 2
+    net = {"w1": np.stack([row, 2 * row, np.full(4, -1.0)]), "w2": np.hstack([out, out, out])}
+    y = net["w2"] @ np.maximum(net["w1"] @ x, 0)
+    merged = theory.compressed_width(net, x, y, 1e-3, 1e-3)
+    assert merged["groups"] == 1 and merged["change"] < 1e-12
+    unmerged = 1e-3 * sum((w**2).sum() for w in net.values())
+    assert merged["merged_objective"] < unmerged
+    # equal after the ReLU (both zero on inputs 2-3), different before it
+    relu_only = {"w1": np.array([[1.0, 1, -1, -1], [1, 1, -2, -3]]), "w2": np.hstack([out, out])}
+    assert theory.compressed_width(relu_only, x, y, 1e-3, 1e-3)["groups"] == 2
 
     registry = load_registry(registry_files(REPO / "workflow/claims"))
     one = pd.DataFrame(
-        {"setting": "onehot", "N": 6, "seed": [0, 8, 16], "width": 8}
-        | {"groups": 4, "change": 0.0, "over_lowest": 1.0}
+        {"setting": "onehot", "N": 6, "seed": [0, 8, 16], "width": 8, "groups": 4}
+        | {"change": 0.0, "rank_bound": 4, "over_lowest": 1.0}
     )
     table = pd.concat([one.assign(tol=t) for t in (1e-2, 1e-3, 1e-4)], ignore_index=True)
     onsets = pd.DataFrame({"setting": "onehot", "N": 6, "seed": [0, 8, 16], "onset": 3})
     onsets = onsets.assign(rel_tol=1e-3)
-    rows = judged(j22.compression_claims(table, onsets, registry), every_entry=False)
-    primary = rows[rows.primary].set_index("claim_id")
-    assert primary.status[j22.REMARK11] == "fail"  # 4 neurons where the plateau starts at 3
-    assert primary.status[j22.COR9] == "pass"
-    above = table.assign(over_lowest=np.tile([1.0, 1.0, 1.5], 3))  # seed 16 50% above the lowest
-    rows = judged(j22.compression_claims(above, onsets, registry), every_entry=False)
-    primary = rows[rows.primary].set_index("claim_id")
-    assert primary.n_excluded[j22.COR9] == 1 and primary.status[j22.COR9] == "inconclusive"
-    below = judged(
-        j22.compression_claims(table.assign(groups=2, over_lowest=1.0), onsets, registry),
-        every_entry=False,
-    )
-    below = below[below.primary].set_index("claim_id")
-    assert below.status[j22.COR9] == "fail" and below.status[j22.REMARK11] == "pass"
+
+    def primary(t):
+        rows = judged(j22.compression_claims(t, onsets, registry), every_entry=False)
+        return rows[rows.primary].iloc[0]
+
+    assert primary(table).status == "fail"  # 4 neurons, Rank_sigma >= 4, onset 3
+    assert primary(table.assign(groups=3)).status == "pass"
+    undecided = primary(table.assign(rank_bound=3))
+    assert undecided.status == "inconclusive" and undecided.n_excluded == 3
+    above = primary(table.assign(groups=3, over_lowest=np.tile([1.0, 1.0, 1.5], 3)))
+    assert above.n_excluded == 1 and above.status == "inconclusive"
 
 
 def test_the_gd_row_fails_where_adam_run_on_ends_lower():
@@ -2075,3 +2078,26 @@ def test_the_gd_row_fails_where_adam_run_on_ends_lower():
     assert _status(j22.gd_lower_claims(worse), j22.GD_LOWER) == ["fail"]
     nan = runs.assign(objective_adam_only=np.where(runs.width == 1, np.nan, 0.9))
     assert j22.gd_lower_claims(nan)[0].values == [0.0, 0.0, 0.0]
+
+
+def test_remark2_rows_fail_when_a_wider_network_gets_lower_or_the_plateau_starts_late():
+    """Flat from width 2: both rows pass; a network at 2N(N + 1) 1% below the rest fails the
+    first and moves every onset to 2N(N + 1), which fails the second."""
+    from l2relu.jacot2023 import ledger as j23
+    from l2relu.jacot2023.widths import remark2_widths
+
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
+    readings = registry[j23.REMARK2_SMALLER].every_reading
+    widths = remark2_widths(4, "narrow") + remark2_widths(4, "wide")
+    flat = pd.DataFrame(
+        [
+            {"seed": s, "width": w, "objective": 2.0 if w == 1 else 1.0}
+            for s in (0, 8, 16)
+            for w in widths
+        ]
+    )
+    statuses = judged(j23.remark2_claims(flat, 4, 3, readings), every_entry=False)
+    assert set(statuses.status) == {"pass"}
+    deeper = flat.assign(objective=np.where(flat.width == 40, 0.99, flat.objective))
+    rows = judged(j23.remark2_claims(deeper, 4, 3, readings), every_entry=False)
+    assert set(rows.status) == {"fail"}

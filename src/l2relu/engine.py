@@ -252,7 +252,7 @@ class BatchedMLP:
 
     @classmethod
     def from_weights(cls, weights, biases=(), bias: bool = False):
-        """Wrap given stacked tensors (B, d_out, d_in) without copying their values."""
+        """A model of copies of the given stacked tensors (B, d_out, d_in)."""
         self = cls.__new__(cls)
         widths = (weights[0].shape[2], *[w.shape[1] for w in weights])
         self.config = NetworkConfig(widths=widths, bias=bias)

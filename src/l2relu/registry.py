@@ -127,8 +127,12 @@ PRECONDITIONS = {
         "worse fit passes less of everything, so it can only flatter a bar on what passes"
     ),
     "at_lowest": (
-        "the network reached the lowest objective of its data set (over every width and seed) "
+        "the network, its aligned neurons merged, reaches the lowest objective of its data set "
         "within the plateau onset's tolerance: it is one of the minima the statement is about"
+    ),
+    "decided": (
+        "merging aligned neurons decides the comparison: it reached the bar, or a lower bound "
+        "passes it (else another reduction might still reach the bar)"
     ),
 }
 # how the ledger names a seed that fails each
@@ -140,6 +144,7 @@ FAILED_PRECONDITION = {
     "settled": "unsettled",
     "fit_matched": "fitting worse than the shallow one",
     "at_lowest": "above the lowest objective",
+    "decided": "undecided",
 }
 READING_FIELDS = {"name", "parameters", "criterion", "why"}
 

@@ -31,6 +31,8 @@ def steps_per_job(config: dict) -> dict[str, int]:
         "train_chen2024_gd": chen["theory"]["gd_adam_steps"] + chen["theory"]["gd_steps"],
         "train_jacot2023_fig1": _phases(j23["fig1"]["phases"]),
         "train_jacot2023_depth": _phases(j23["depth"]["phases"]),
+        # jacot2022's plateau phases (three of `steps` each)
+        "train_jacot2023_remark2": 3 * j23["remark2"]["steps"],
         "train_jacot2023_rank_study": _phases(j23["rank_study"]["phases"]),
         "train_jacot2023_rank_study_selected": _phases(j23["rank_study"]["phases"]),
         "train_jacot2023_fig2": _phases(j23["fig2"]["phases"]),

@@ -33,6 +33,7 @@ from l2relu.configcheck import (
     unwritable,
 )
 from l2relu.jacot2022.sweeps import plateau_widths
+from l2relu.jacot2023.widths import GROUPS as REMARK2_GROUPS, remark2_widths
 from l2relu import coverage
 from l2relu.registry import COVERAGE_FILE, RegistryError, load_registry, registry_files
 from l2relu.resources import asked, steps_per_job

@@ -92,10 +92,64 @@ rule construct_jacot2023_propositions:
         "../scripts/construct_jacot2023_propositions.py"
 
 
+J23_REMARK2 = J23["remark2"]
+# One job per group of widths and seed; a seed is a set of restarts, as in jacot2022's plateaus.
+J23_REMARK2_SEEDS = [
+    seed_range(s, J23_REMARK2["restarts"])
+    for s in range(
+        J23_REMARK2["seed"],
+        J23_REMARK2["seed"] + config["seeds"] * J23_REMARK2["restarts"],
+        J23_REMARK2["restarts"],
+    )
+]
+J23_REMARK2_RUN = "jacot2023/remark2/bipartite_n{N}_d{depth}_lam{lam}/{{group}}_s{{seeds}}".format(
+    **J23_REMARK2 | {"lam": fmt_lam(J23_REMARK2["lam"])}
+)
+
+
+rule train_jacot2023_remark2:
+    input:
+        code=script_code("train_jacot2023_remark2"),
+    output:
+        losses=f"results/{J23_REMARK2_RUN}/losses.csv",
+    log:
+        job_log(J23_REMARK2_RUN),
+    benchmark:
+        job_benchmark("train_jacot2023_remark2", J23_REMARK2_RUN)
+    wildcard_constraints:
+        group="|".join(REMARK2_GROUPS),
+        seeds="|".join(J23_REMARK2_SEEDS),
+    conda:
+        ENV
+    threads: 1
+    resources:
+        **training_resources("train_jacot2023_remark2"),
+    params:
+        resume=resume_dir,
+        config=lambda wc: {
+            "setting": "bipartite",
+            "n": J23_REMARK2["N"],
+            "classes": 0,
+            "widths": remark2_widths(J23_REMARK2["N"], wc.group),
+            "lam": J23_REMARK2["lam"],
+            "restarts": J23_REMARK2["restarts"],
+            "steps": J23_REMARK2["steps"],
+            "seed": int(wc.seeds.split("-")[0]),
+            "depth": J23_REMARK2["depth"],
+        },
+    script:
+        "../scripts/train_jacot2023_remark2.py"
+
+
 rule compute_jacot2023_krr:
     input:
         registry=claims_registry("jacot2023_krr"),
         constructions=rules.construct_jacot2023_propositions.output.table,
+        remark2=expand(
+            rules.train_jacot2023_remark2.output.losses,
+            group=REMARK2_GROUPS,
+            seeds=J23_REMARK2_SEEDS,
+        ),
         checkpoint=rules.train_jacot2023_fig1.output.checkpoint,
         runs=rules.train_jacot2023_fig1.output.runs,
         code=script_code("compute_jacot2023_krr"),
@@ -109,6 +163,7 @@ rule compute_jacot2023_krr:
         ENV
     params:
         krr=J23_KRR,
+        remark2={"n": J23_REMARK2["N"], "depth": J23_REMARK2["depth"]},
     script:
         "../scripts/compute_jacot2023_krr.py"
 

@@ -1,6 +1,6 @@
 """Kernel ridge regression on Fig. 1's task (the task drawn from each of the claims' seeds) and
 the singular values of its Jacobian at test points, against those of every seed's trained deep
-network (App. D.1)."""
+network (App. D.1); the constructions' and Remark 2's rows."""
 
 import sys
 
@@ -40,4 +40,7 @@ registry = load_registry([snakemake.input.registry])
 measurements = ledger.krr_claims(spectra, task.d_in, task.d_out, task.true_rank, registry)
 measurements += ledger.prop3_claims(spectra, runs, "network", registry)
 measurements += ledger.construction_claims(pd.read_csv(snakemake.input.constructions))
+remark2 = pd.concat([pd.read_csv(f) for f in snakemake.input.remark2], ignore_index=True)
+readings = registry[ledger.REMARK2_SMALLER].every_reading
+measurements += ledger.remark2_claims(remark2, **snakemake.params.remark2, readings=readings)
 write_table(evaluate(registry, measurements), snakemake.output.claims)

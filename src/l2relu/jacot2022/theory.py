@@ -290,6 +290,7 @@ class PlateauConfig:
     restarts: int  # initializations per width; the lowest objective is the estimate
     steps: int  # steps of each of the three phases (Adam 1e-2, Adam 1e-3, GD)
     seed: int
+    depth: int = 2  # layers; every hidden layer of the width tried (shallow: Props. 14-15)
 
 
 def plateau_data(cfg: PlateauConfig) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -335,12 +336,15 @@ def train_plateau(cfg: PlateauConfig, log=None) -> tuple[pd.DataFrame, dict]:
     phases = plateau_phases(cfg.steps)
     models = []
     for width in cfg.widths:
+        # deeper networks draw other seeds; shallow ones keep the draws they always had
+        deeper = (cfg.depth,) if cfg.depth != 2 else ()
         seeds = [
-            derive_seed("jacot2022", cfg.setting, cfg.n, width, cfg.seed, r)
+            derive_seed("jacot2022", cfg.setting, cfg.n, width, cfg.seed, r, *deeper)
             for r in range(cfg.restarts)
         ]
+        hidden = (width,) * (cfg.depth - 1)
         model = engine.BatchedMLP(
-            engine.NetworkConfig((x.shape[0], width, y.shape[0]), bias=bias),
+            engine.NetworkConfig((x.shape[0], *hidden, y.shape[0]), bias=bias),
             seeds,
             torch.device("cpu"),
             torch.float64,
@@ -385,10 +389,16 @@ def train_plateau(cfg: PlateauConfig, log=None) -> tuple[pd.DataFrame, dict]:
 
 
 def _best_network(batch, index: int, width: int, name: str) -> dict:
-    """Network `index` of a padded shallow batch, cut to its own hidden width."""
-    cut = {"w1": batch.weights[0][index, :width], "w2": batch.weights[1][index, :, :width]}
-    if batch.biases:
-        cut |= {"b1": batch.biases[0][index, :width], "b2": batch.biases[1][index]}
+    """Network `index` of a padded batch, every hidden layer cut to its own width: arrays
+    {name}_w1, _w2, ... and, with a bias, _b1, _b2, ..."""
+    last = len(batch.weights) - 1
+    cut = {
+        f"w{i + 1}": w[index, : width if i < last else None, : width if i > 0 else None]
+        for i, w in enumerate(batch.weights)
+    }
+    cut |= {
+        f"b{i + 1}": b[index, : width if i < last else None] for i, b in enumerate(batch.biases)
+    }
     return {f"{name}_{k}": v.detach().cpu().numpy() for k, v in cut.items()}
 
 
@@ -446,55 +456,82 @@ def onehot_square_root(sizes) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def compressed_width(net: dict, x: np.ndarray, tol: float) -> tuple[int, float]:
-    """Remark 11's compression of a shallow network {w1, w2[, b1, b2]} on inputs x (columns):
-    neurons whose share of the output ||w2_i|| ||z_i|| is at most tol ||Z_L|| dropped, the
-    others grouped greedily (largest activation first) where their activations over the data
-    have cosine >= 1 - tol with the group's first, each group one neuron (the merge of Sec.
-    3.1); returns the groups and the relative change of Z_L on x."""
+def compressed_width(net: dict, x: np.ndarray, y: np.ndarray, lam: float, tol: float) -> dict:
+    """Remark 11's compression of a shallow network {w1, w2[, b1, b2]} on data (x, y), columns:
+    neurons carrying at most tol ||Z_L|| dropped; the others grouped greedily (largest first)
+    where their pre-activations over the data have cosine >= 1 - tol with the group's first,
+    each group one neuron (Sec. 3.1's merge of aligned neurons), every kept neuron rebalanced
+    (incoming and outgoing norms equal, the function unchanged). Returns the groups, the
+    relative change of Z_L, the merged network's objective (1/N)||Z_L - Y||^2 + lam ||W||^2,
+    and a lower bound on Rank_sigma of the network's first layer, max(Rank K_1, Rank K_1^sigma)
+    (numerical ranks at tol)."""
     w1, w2 = net["w1"], net["w2"]
     b1, b2 = net.get("b1", np.zeros(len(w1))), net.get("b2", np.zeros(len(w2)))
-    z = np.maximum(w1 @ x + b1[:, None], 0.0)
+    pre = w1 @ x + b1[:, None]
+    z = np.maximum(pre, 0.0)
     out = w2 @ z + b2[:, None]
     share = np.linalg.norm(w2, axis=0) * np.linalg.norm(z, axis=1)
     live = np.flatnonzero(share > tol * np.linalg.norm(out))
-    live = live[np.argsort(-np.linalg.norm(z[live], axis=1), kind="stable")]
+    live = live[np.argsort(-np.linalg.norm(pre[live], axis=1), kind="stable")]
     firsts, columns = [], []
     for i in live:
         for g, r in enumerate(firsts):
-            if z[i] @ z[r] >= (1 - tol) * np.linalg.norm(z[i]) * np.linalg.norm(z[r]):
-                columns[g] = columns[g] + w2[:, i] * (z[i] @ z[r]) / (z[r] @ z[r])
+            if pre[i] @ pre[r] >= (1 - tol) * np.linalg.norm(pre[i]) * np.linalg.norm(pre[r]):
+                columns[g] = columns[g] + w2[:, i] * (pre[i] @ pre[r]) / (pre[r] @ pre[r])
                 break
         else:
             firsts.append(i)
             columns.append(w2[:, i].copy())
-    merged = (np.stack(columns, axis=1) @ z[firsts] if firsts else 0.0) + b2[:, None]
-    return len(firsts), float(np.linalg.norm(merged - out) / np.linalg.norm(out))
+    columns = np.array(columns).reshape(len(firsts), len(w2))
+    merged = columns.T @ z[firsts] + b2[:, None]
+    incoming = np.hypot(np.linalg.norm(w1[firsts], axis=1), b1[firsts])
+    norm = 2 * (incoming * np.linalg.norm(columns, axis=1)).sum() + (b2**2).sum()
+    fit = ((merged - y) ** 2).sum() / y.shape[1]
+    rank_bound = max(_rank(pre.T @ pre, tol), _rank(z.T @ z, tol))
+    return {
+        "groups": len(firsts),
+        "change": float(np.linalg.norm(merged - out) / np.linalg.norm(out)),
+        "merged_objective": float(fit + lam * norm),
+        "rank_bound": rank_bound,
+    }
+
+
+def _rank(gram: np.ndarray, tol: float) -> int:
+    values = np.linalg.eigvalsh(gram)
+    return int((values > tol * values.max()).sum()) if values.max() > 0 else 0
 
 
 def plateau_networks(tables, arrays) -> dict:
     """{(setting, N, seed): the job's saved networks}, from each plateau job's losses table and
     networks file, in the same order."""
     jobs = (pd.read_csv(t).iloc[0] for t in tables)
-    return {(j.setting, j.N, j.seed): np.load(a) for j, a in zip(jobs, arrays, strict=True)}
+    # plain ints: a run's seeds derive from repr() of its description (seeding.derive_seed)
+    return {
+        (j.setting, int(j.N), int(j.seed)): np.load(a) for j, a in zip(jobs, arrays, strict=True)
+    }
 
 
-def compression_table(networks, losses: pd.DataFrame, classes: int, tols) -> pd.DataFrame:
-    """Per plateau job (networks: {(setting, N, seed): npz arrays}): the widest network's
-    compressed width and output change at each tolerance, and its objective over the lowest
-    its data set reached at any width and seed."""
+def compression_table(
+    networks, losses: pd.DataFrame, classes: int, lam: float, tols
+) -> pd.DataFrame:
+    """Per plateau job (networks: {(setting, N, seed): npz arrays}): compressed_width of its
+    widest network at each tolerance, and the merged network's objective over the lowest its
+    data set reached at any width (and seed, where the seeds share the data: not 1-D data, which
+    each seed draws anew)."""
     rows = []
     for (setting, n, seed), arrays in networks.items():
         mine = losses[(losses.setting == setting) & (losses.N == n)]
+        own = mine[mine.seed == seed]
+        lowest = (own if setting == "oned" else mine).objective.min()
         widest = int(mine.width.max())
-        own = mine[(mine.seed == seed) & (mine.width == widest)].objective.iloc[0]
         prefix = f"width{widest}_"
         net = {k.removeprefix(prefix): arrays[k] for k in arrays.files if k.startswith(prefix)}
-        x = plateau_data(PlateauConfig(setting, n, classes, (), 0.0, 1, 1, seed))[0]
+        x, y, _ = plateau_data(PlateauConfig(setting, n, classes, (), lam, 1, 1, seed))
         for tol in tols:
-            groups, change = compressed_width(net, x, tol)
+            c = compressed_width(net, x, y, lam, tol)
             rows.append(
                 {"setting": setting, "N": n, "seed": seed, "width": widest, "tol": tol}
-                | {"groups": groups, "change": change, "over_lowest": own / mine.objective.min()}
+                | c
+                | {"over_lowest": c["merged_objective"] / lowest}
             )
     return pd.DataFrame(rows)

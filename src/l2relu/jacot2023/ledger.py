@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from l2relu.claims import diverged_runs, measured
+from l2relu.jacot2023 import widths
 from l2relu.jacot2023.rank import read_rank
 from l2relu.jacot2023.regression import network
 
@@ -717,4 +718,24 @@ def rank_study_claims(networks: pd.DataFrame, true_rank: int, registry):
                 measured(RANK_STUDY_JACOBIAN, values, case, true_rank, "", reading.name, meets)
             )
         ms.append(diverged_runs(f"{RANK_STUDY}.no_divergence", cell, case))
+    return ms
+
+
+REMARK2_SUFFICES = "jacot2023.theory.remark2_width_suffices"
+REMARK2_SMALLER = "jacot2023.theory.remark2_smaller_width"
+
+
+def remark2_claims(losses: pd.DataFrame, n: int, depth: int, readings) -> list:
+    """Remark 2 on its runs' losses, per seed: how much lower than the best at N(N + 1) the
+    wider networks get (relative; 0 when no wider one does better), and, under each reading of
+    REMARK2_SMALLER (its onset tolerance), the plateau onset over N(N + 1)."""
+    case = f"X = I_N, Y = B_N, N = {n}, L = {depth}"
+    ms = []
+    for reading in readings:
+        table = widths.sufficiency_table(losses, n, reading.parameters["rel_tol"])
+        detail = "onsets " + ", ".join(str(o) for o in table.onset)
+        ratios = list(table.onset / table.n_n_plus_1)
+        ms.append(measured(REMARK2_SMALLER, ratios, case, detail=detail, reading=reading.name))
+    lower = list(table.lowest / table.best_upto_n_n_plus_1 - 1)
+    ms.append(measured(REMARK2_SUFFICES, lower, case, detail=f"N(N + 1) = {n * (n + 1)}"))
     return ms
