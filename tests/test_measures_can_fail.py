@@ -2082,7 +2082,8 @@ def test_the_gd_row_fails_where_adam_run_on_ends_lower():
 
 def test_remark2_rows_fail_when_a_wider_network_gets_lower_or_the_plateau_starts_late():
     """Flat from width 2: both rows pass; a network at 2N(N + 1) 1% below the rest fails the
-    first and moves every onset to 2N(N + 1), which fails the second."""
+    first and moves every onset to 2N(N + 1), which fails the second; a loss that falls until
+    N(N + 1) fails the second alone."""
     from l2relu.jacot2023 import ledger as j23
     from l2relu.jacot2023.widths import remark2_widths
 
@@ -2101,3 +2102,8 @@ def test_remark2_rows_fail_when_a_wider_network_gets_lower_or_the_plateau_starts
     deeper = flat.assign(objective=np.where(flat.width == 40, 0.99, flat.objective))
     rows = judged(j23.remark2_claims(deeper, 4, 3, readings), every_entry=False)
     assert set(rows.status) == {"fail"}
+    # falls until N(N + 1) = 20, nothing lower at 40: sufficient, but not a smaller width
+    late = flat.assign(objective=np.where(flat.width < 20, 1.5, flat.objective))
+    rows = judged(j23.remark2_claims(late, 4, 3, readings), every_entry=False)
+    status = rows.groupby("claim_id").status.agg(set)
+    assert status[j23.REMARK2_SUFFICES] == {"pass"} and status[j23.REMARK2_SMALLER] == {"fail"}

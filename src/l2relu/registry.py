@@ -127,8 +127,9 @@ PRECONDITIONS = {
         "worse fit passes less of everything, so it can only flatter a bar on what passes"
     ),
     "at_lowest": (
-        "the network, its aligned neurons merged, reaches the lowest objective of its data set "
-        "within the plateau onset's tolerance: it is one of the minima the statement is about"
+        "the network, its aligned neurons merged, keeps its outputs to the reading's tolerance "
+        "and its objective within the plateau onset's tolerance of its data set's lowest: an "
+        "equivalent network at one of the minima the statement is about"
     ),
     "decided": (
         "merging aligned neurons decides the comparison: it reached the bar, or a lower bound "
@@ -143,7 +144,7 @@ FAILED_PRECONDITION = {
     "fits_data": "misfit",
     "settled": "unsettled",
     "fit_matched": "fitting worse than the shallow one",
-    "at_lowest": "above the lowest objective",
+    "at_lowest": "off the lowest objective or its outputs",
     "decided": "undecided",
 }
 READING_FIELDS = {"name", "parameters", "criterion", "why"}

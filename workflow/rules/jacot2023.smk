@@ -102,8 +102,10 @@ J23_REMARK2_SEEDS = [
         J23_REMARK2["restarts"],
     )
 ]
-J23_REMARK2_RUN = "jacot2023/remark2/bipartite_n{N}_d{depth}_lam{lam}/{{group}}_s{{seeds}}".format(
-    **J23_REMARK2 | {"lam": fmt_lam(J23_REMARK2["lam"])}
+# jacot2022's Prop. 14 task: X = I_N, Y = B_N
+J23_REMARK2_SETTING = "bipartite"
+J23_REMARK2_RUN = "jacot2023/remark2/{setting}_n{N}_d{depth}_lam{lam}/{{group}}_s{{seeds}}".format(
+    setting=J23_REMARK2_SETTING, **J23_REMARK2 | {"lam": fmt_lam(J23_REMARK2["lam"])}
 )
 
 
@@ -127,9 +129,9 @@ rule train_jacot2023_remark2:
     params:
         resume=resume_dir,
         config=lambda wc: {
-            "setting": "bipartite",
+            "setting": J23_REMARK2_SETTING,
             "n": J23_REMARK2["N"],
-            "classes": 0,
+            "classes": 0,  # one-hot outputs only
             "widths": remark2_widths(J23_REMARK2["N"], wc.group),
             "lam": J23_REMARK2["lam"],
             "restarts": J23_REMARK2["restarts"],

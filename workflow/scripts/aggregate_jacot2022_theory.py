@@ -31,9 +31,10 @@ measurements += ledger.alignment_claims(
     pd.read_csv(snakemake.input.alignment), registry[ledger.PROPORTIONAL].every_reading
 )
 measurements += ledger.cp_rank_claims(pd.read_csv(snakemake.input.cp_rank))
-tols = sorted({r.parameters["tol"] for r in registry[ledger.REMARK11].every_reading})
 networks = theory.plateau_networks(snakemake.input.plateaus, snakemake.input.networks)
-compressed = theory.compression_table(networks, losses, p.onehot_classes, p.lam, tols)
+compressed = theory.compression_table(
+    networks, losses, p.onehot_classes, p.lam, ledger.remark11_tolerances(registry)
+)
 measurements += ledger.compression_claims(compressed, onsets, registry)
 write_table(with_running_best(losses, [*theory.CURVE, "seed"]), snakemake.output.plateau)
 write_table(onsets, snakemake.output.onsets)

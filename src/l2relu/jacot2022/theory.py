@@ -460,11 +460,12 @@ def compressed_width(net: dict, x: np.ndarray, y: np.ndarray, lam: float, tol: f
     """Remark 11's compression of a shallow network {w1, w2[, b1, b2]} on data (x, y), columns:
     neurons carrying at most tol ||Z_L|| dropped; the others grouped greedily (largest first)
     where their pre-activations over the data have cosine >= 1 - tol with the group's first,
-    each group one neuron (Sec. 3.1's merge of aligned neurons), every kept neuron rebalanced
-    (incoming and outgoing norms equal, the function unchanged). Returns the groups, the
-    relative change of Z_L, the merged network's objective (1/N)||Z_L - Y||^2 + lam ||W||^2,
-    and a lower bound on Rank_sigma of the network's first layer, max(Rank K_1, Rank K_1^sigma)
-    (numerical ranks at tol)."""
+    each group one neuron (Sec. 3.1's merge): the first's incoming weights times s and the
+    members' outgoing columns, each times its factor alpha_j, summed over s, with s^2 the sum
+    of the alpha_j^2, which keeps K_1, K_1^sigma and Z_L where the alignment is exact. Returns
+    the groups, the relative change of Z_L, the merged network's objective
+    (1/N)||Z_L - Y||^2 + lam ||W||^2, and a lower bound on Rank_sigma of the first layer,
+    max(Rank K_1, Rank K_1^sigma) (numerical ranks at tol)."""
     w1, w2 = net["w1"], net["w2"]
     b1, b2 = net.get("b1", np.zeros(len(w1))), net.get("b2", np.zeros(len(w2)))
     pre = w1 @ x + b1[:, None]
@@ -473,26 +474,29 @@ def compressed_width(net: dict, x: np.ndarray, y: np.ndarray, lam: float, tol: f
     share = np.linalg.norm(w2, axis=0) * np.linalg.norm(z, axis=1)
     live = np.flatnonzero(share > tol * np.linalg.norm(out))
     live = live[np.argsort(-np.linalg.norm(pre[live], axis=1), kind="stable")]
-    firsts, columns = [], []
+    groups = []  # (first neuron, [(member, alpha)])
     for i in live:
-        for g, r in enumerate(firsts):
-            if pre[i] @ pre[r] >= (1 - tol) * np.linalg.norm(pre[i]) * np.linalg.norm(pre[r]):
-                columns[g] = columns[g] + w2[:, i] * (pre[i] @ pre[r]) / (pre[r] @ pre[r])
+        for first, members in groups:
+            if pre[i] @ pre[first] >= (1 - tol) * np.linalg.norm(pre[i]) * np.linalg.norm(
+                pre[first]
+            ):
+                members.append((i, pre[i] @ pre[first] / (pre[first] @ pre[first])))
                 break
         else:
-            firsts.append(i)
-            columns.append(w2[:, i].copy())
-    columns = np.array(columns).reshape(len(firsts), len(w2))
-    merged = columns.T @ z[firsts] + b2[:, None]
-    incoming = np.hypot(np.linalg.norm(w1[firsts], axis=1), b1[firsts])
-    norm = 2 * (incoming * np.linalg.norm(columns, axis=1)).sum() + (b2**2).sum()
+            groups.append((i, [(i, 1.0)]))
+    firsts = [first for first, _ in groups]
+    scale = np.array([np.sqrt(sum(a * a for _, a in m)) for _, m in groups])
+    columns = np.array([sum(a * w2[:, j] for j, a in m) for _, m in groups]).reshape(-1, len(w2))
+    columns = columns / scale[:, None] if len(groups) else columns
+    merged = columns.T @ (scale[:, None] * z[firsts]) + b2[:, None]
+    norm = (scale**2 * ((w1[firsts] ** 2).sum(axis=1) + b1[firsts] ** 2)).sum()
+    norm += (columns**2).sum() + (b2**2).sum()
     fit = ((merged - y) ** 2).sum() / y.shape[1]
-    rank_bound = max(_rank(pre.T @ pre, tol), _rank(z.T @ z, tol))
     return {
-        "groups": len(firsts),
+        "groups": len(groups),
         "change": float(np.linalg.norm(merged - out) / np.linalg.norm(out)),
         "merged_objective": float(fit + lam * norm),
-        "rank_bound": rank_bound,
+        "rank_bound": max(_rank(pre.T @ pre, tol), _rank(z.T @ z, tol)),
     }
 
 

@@ -730,12 +730,15 @@ def remark2_claims(losses: pd.DataFrame, n: int, depth: int, readings) -> list:
     wider networks get (relative; 0 when no wider one does better), and, under each reading of
     REMARK2_SMALLER (its onset tolerance), the plateau onset over N(N + 1)."""
     case = f"X = I_N, Y = B_N, N = {n}, L = {depth}"
+    tables = {
+        r.name: widths.sufficiency_table(losses, n, r.parameters["rel_tol"]) for r in readings
+    }
     ms = []
-    for reading in readings:
-        table = widths.sufficiency_table(losses, n, reading.parameters["rel_tol"])
+    for name, table in tables.items():
         detail = "onsets " + ", ".join(str(o) for o in table.onset)
         ratios = list(table.onset / table.n_n_plus_1)
-        ms.append(measured(REMARK2_SMALLER, ratios, case, detail=detail, reading=reading.name))
+        ms.append(measured(REMARK2_SMALLER, ratios, case, detail=detail, reading=name))
+    table = next(iter(tables.values()))  # the lowest losses do not depend on the tolerance
     lower = list(table.lowest / table.best_upto_n_n_plus_1 - 1)
     ms.append(measured(REMARK2_SUFFICES, lower, case, detail=f"N(N + 1) = {n * (n + 1)}"))
     return ms

@@ -12,9 +12,10 @@ GROUPS = ("narrow", "wide")
 
 
 def remark2_widths(n: int, group: str) -> list[int]:
-    """Every width from 1 to N^2/2 + 2 (past twice B_N's onset N^2/4), or N(N + 1), 2N(N + 1)."""
+    """Every width from 1 to one past N(N + 1)/2 (so that an onset at half of N(N + 1), the
+    smaller-width row's bar, reads as such), or N(N + 1), 2N(N + 1)."""
     if group == "narrow":
-        return list(range(1, n * n // 2 + 3))
+        return list(range(1, n * (n + 1) // 2 + 2))
     return [n * (n + 1), 2 * n * (n + 1)]
 
 
