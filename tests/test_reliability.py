@@ -113,8 +113,10 @@ def test_a_diverging_sweep_stops_early_and_is_shown_as_failed(workflow_copy, tmp
     assert set(runs.dataset) == {"teacher"} and len(runs) == 6  # 3 widths x 2 trials
     assert (runs.diverged_step == 1).all()  # the first Adam step overflows
     log = _read(workflow_copy / "logs/jacot2022/fig2/teacher/w16_d3_lam1e-06_s0-1.log")
-    # stopped at the first check of the flags, not after 249 more steps
-    assert f"[adam step {engine.CHECK_EVERY}/250] every network diverged" in log
+    # stopped at the first check of the flags, not after the Adam phase's 199 more steps, and
+    # no GD or Adam-on steps after it
+    assert f"[adam step {engine.CHECK_EVERY}/200] every network diverged" in log
+    assert "gd step" not in log and log.count("every network diverged") == 1
     ledger = pd.read_csv(workflow_copy / "results/jacot2022/claims/jacot2022_fig2.csv")
     row = ledger[ledger.claim_id == "jacot2022.fig2.no_divergence"].iloc[0]
     assert row.status == "fail" and row.reproduced_value == "6 (of 18; at step 1)"

@@ -97,9 +97,12 @@ def run(cfg: Fig2Config, data: dict, device="auto", log=None) -> pd.DataFrame:
     # App. A's recipe, Adam then GD; and, from the same end of the Adam phase, Adam on for as
     # many steps as GD takes (App. A sets GD against Adam)
     first = train(model, adam)
-    adam_only = engine.BatchedMLP.from_weights(model.weights, model.biases, bias=True)
-    result = first.followed_by(train(model, gd))
-    adam_on = train(adam_only, engine.Phase("adam", cfg.adam_lr, cfg.gd_steps))
+    if first.diverged.all():  # nothing left to train: the sweep stops here
+        result, adam_on = first, first
+    else:
+        adam_only = engine.BatchedMLP.from_weights(model.weights, model.biases, bias=True)
+        result = first.followed_by(train(model, gd))
+        adam_on = train(adam_only, engine.Phase("adam", cfg.adam_lr, cfg.gd_steps))
     with torch.no_grad():
         test = engine.network_losses(model.forward(x_test), y_test.to(dev), loss).cpu().numpy()
     return pd.DataFrame(
