@@ -385,6 +385,14 @@ def seed_list(first, n):
     return list(range(first, first + n))
 
 
+def restart_sets(first, restarts):
+    """The config `seeds` claims' seeds of an experiment whose seed is a set of `restarts`
+    initializations, as the seed ranges that name them in paths: first-..., next-..., ..."""
+    return [
+        seed_range(s, restarts) for s in range(first, first + config["seeds"] * restarts, restarts)
+    ]
+
+
 def seeds_from(first):
     """The seeds of an experiment whose first seed is `first`: config `seeds` of them, over
     which every empirical claim is measured."""

@@ -9,14 +9,7 @@ J22_PLATEAU_N = {
 }
 # One job per data set and seed of the claims: every width, each width's restarts trained
 # together (the seed's estimate of the minimum is the best restart).
-J22_PLATEAU_SEEDS = [
-    seed_range(s, J22_THEORY["restarts"])
-    for s in range(
-        J22_THEORY["seed"],
-        J22_THEORY["seed"] + config["seeds"] * J22_THEORY["restarts"],
-        J22_THEORY["restarts"],
-    )
-]
+J22_PLATEAU_SEEDS = restart_sets(J22_THEORY["seed"], J22_THEORY["restarts"])
 J22_PLATEAU_RUN = "jacot2022/theory/plateau_{setting}/n{n}_d2_lam{lam}_s{seeds}"
 # every plateau job's wildcards, zipped (expand(..., zip, **J22_PLATEAU_JOBS))
 _J22_PLATEAU_JOBS = [

@@ -94,14 +94,7 @@ rule construct_jacot2023_propositions:
 
 J23_REMARK2 = J23["remark2"]
 # One job per group of widths and seed; a seed is a set of restarts, as in jacot2022's plateaus.
-J23_REMARK2_SEEDS = [
-    seed_range(s, J23_REMARK2["restarts"])
-    for s in range(
-        J23_REMARK2["seed"],
-        J23_REMARK2["seed"] + config["seeds"] * J23_REMARK2["restarts"],
-        J23_REMARK2["restarts"],
-    )
-]
+J23_REMARK2_SEEDS = restart_sets(J23_REMARK2["seed"], J23_REMARK2["restarts"])
 # jacot2022's Prop. 14 task: X = I_N, Y = B_N
 J23_REMARK2_SETTING = "bipartite"
 J23_REMARK2_RUN = "jacot2023/remark2/{setting}_n{N}_d{depth}_lam{lam}/{{group}}_s{{seeds}}".format(
@@ -111,9 +104,10 @@ J23_REMARK2_RUN = "jacot2023/remark2/{setting}_n{N}_d{depth}_lam{lam}/{{group}}_
 
 rule train_jacot2023_remark2:
     input:
-        code=script_code("train_jacot2023_remark2"),
+        code=script_code("train_jacot2022_plateau"),
     output:
         losses=f"results/{J23_REMARK2_RUN}/losses.csv",
+        networks=f"results/{J23_REMARK2_RUN}/networks.npz",
     log:
         job_log(J23_REMARK2_RUN),
     benchmark:
@@ -140,7 +134,7 @@ rule train_jacot2023_remark2:
             "depth": J23_REMARK2["depth"],
         },
     script:
-        "../scripts/train_jacot2023_remark2.py"
+        "../scripts/train_jacot2022_plateau.py"
 
 
 rule compute_jacot2023_krr:

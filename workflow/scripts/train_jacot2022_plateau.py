@@ -1,5 +1,5 @@
 """Lowest regularized loss against width, and the network that reaches it, for one data set
-of jacot2022's Props. 14-15."""
+of jacot2022's Props. 14-15 (and of jacot2023's Remark 2, deeper networks on Prop. 14's)."""
 
 import sys
 

@@ -487,7 +487,7 @@ def compressed_width(net: dict, x: np.ndarray, y: np.ndarray, lam: float, tol: f
     firsts = [first for first, _ in groups]
     scale = np.array([np.sqrt(sum(a * a for _, a in m)) for _, m in groups])
     columns = np.array([sum(a * w2[:, j] for j, a in m) for _, m in groups]).reshape(-1, len(w2))
-    columns = columns / scale[:, None] if len(groups) else columns
+    columns = columns / scale[:, None]
     merged = columns.T @ (scale[:, None] * z[firsts]) + b2[:, None]
     norm = (scale**2 * ((w1[firsts] ** 2).sum(axis=1) + b1[firsts] ** 2)).sum()
     norm += (columns**2).sum() + (b2**2).sum()
