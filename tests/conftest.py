@@ -84,6 +84,10 @@ def judged(measurements, every_entry=True):
     measurements = list(measurements)
     if not every_entry:
         registry = {m.claim_id: registry[m.claim_id] for m in measurements}
+    # a measure is judged here as on a network certified stationary, where its entry asks
+    measurements = [
+        claims._with_stationary(registry, m, [True] * len(m.values)) for m in measurements
+    ]
     rows = claims.evaluate(registry, measurements)
     keys = []
     for r in rows.itertuples():

@@ -48,6 +48,7 @@ def test_every_entry_reads_as_its_last_history_item_records():
         ),
         ("requires", ["fits"]),
         ("parameters", {"rel_tol": 1e-3}),
+        ("network", "polished"),
     ],
 )
 def test_changing_what_a_verdict_depends_on_without_an_item_is_seen(tmp_path, field, value):

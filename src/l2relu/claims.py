@@ -50,7 +50,17 @@ COLUMNS = [
     # per seed as JSON (null where nothing was measured), and the criterion's reference
     "values",
     "ref",
+    # for a claim about trained networks read on two networks (the registry's `network`): which
+    # is primary (polished or schedule; '' where the entry reads one), the other network's
+    # status and per-seed values, and whether the two statuses agree (optimizer-independent),
+    # differ (optimizer-dependent), or cannot be compared because one network could not be
+    # read (undecided: either status inconclusive)
+    "network",
+    "other_status",
+    "other_values",
+    "optimization",
 ]
+OPTIMIZATION = ("optimizer-independent", "optimizer-dependent", "undecided")
 
 
 # ---- measurements and rows ---------------------------------------------------------------------
@@ -182,6 +192,10 @@ def row(claim: Claim, m: Measurement) -> dict:
         "robustness": "",  # robustness() fills it in once every reading's row is there
         "values": json.dumps([float(v) if finite(v) else None for v in m.values]),
         "ref": m.ref,
+        "network": "",
+        "other_status": "",
+        "other_values": "",
+        "optimization": "",
     }
 
 
@@ -265,6 +279,77 @@ def _criterion_readings(registry, m: Measurement) -> list[Measurement]:
     if any(r.parameters for r in claim.readings):
         return [m]  # a measure read several ways: the builder measures each reading
     return [replace(m, reading=r.name) for r in claim.readings]
+
+
+def evaluate_networks(
+    registry: dict[str, Claim], schedule, polished, stationary: list
+) -> pd.DataFrame:
+    """One target's ledger rows where its trained networks were read twice: `schedule`, the
+    measurements of every entry on the networks at the end of the paper's schedule, and
+    `polished`, those of the entries with a `network` on the same networks polished to a
+    stationary point (the polish module). A row of such an entry takes its status and values from
+    the entry's primary network and carries the other's status and values beside them, and
+    whether the two agree. `polished` may hold measurements of other entries: only those with
+    a `network` are read. The precondition `stationary` is the polished network's, one bool per
+    seed (`stationary`, from its certificate); the schedule's network
+    is read as the schedule left it (every seed meets it there)."""
+    schedule = [_with_stationary(registry, m, [True] * len(m.values)) for m in schedule]
+    rows = evaluate(registry, schedule)
+    twice = {k: c for k, c in registry.items() if c.network}
+    polished = [_with_stationary(registry, m, stationary) for m in polished if m.claim_id in twice]
+    target = rows.target.iloc[0]
+    if not any(c.target == target for c in twice.values()):
+        raise RegistryError(f"{target}: no entry reads a polished network (registry 'network')")
+    if not polished:
+        raise RegistryError(
+            f"{target}: its entries with a network are not read on the polished network"
+        )
+    other = evaluate(twice, polished).set_index(["claim_id", "claim", "reading"])
+    out = []
+    for r in rows.to_dict("records"):
+        claim = registry[r["claim_id"]]
+        if not claim.network:
+            out.append(r)
+            continue
+        key = (r["claim_id"], r["claim"], r["reading"])
+        if key not in other.index:
+            raise RegistryError(
+                f"{r['claim_id']!r} ({r['claim']}): not read on the polished network"
+            )
+        p = dict(other.loc[key]) | dict(zip(("claim_id", "claim", "reading"), key, strict=True))
+        first, second = (p, r) if claim.network == "polished" else (r, p)
+        statuses = {first["status"], second["status"]}
+        optimization = (
+            OPTIMIZATION[2]
+            if "inconclusive" in statuses
+            else OPTIMIZATION[0]
+            if len(statuses) == 1
+            else OPTIMIZATION[1]
+        )
+        out.append(
+            first
+            | {
+                "network": claim.network,
+                "other_status": second["status"],
+                "other_values": second["values"],
+                "optimization": optimization,
+            }
+        )
+    extra = set(other.index) - {(r["claim_id"], r["claim"], r["reading"]) for r in out}
+    if extra:
+        raise RegistryError(f"read on the polished network only: {sorted(extra)}")
+    frame = table(out)
+    frame["robustness"] = robustness(frame)
+    return frame
+
+
+def _with_stationary(registry, m: Measurement, per_seed: list) -> Measurement:
+    claim = registry.get(m.claim_id)
+    if claim is None or "stationary" not in claim.requires or "stationary" in m.meets:
+        return m
+    if len(per_seed) != len(m.values):
+        raise RegistryError(f"{m.claim_id!r}: 'stationary' given for {len(per_seed)} seeds")
+    return replace(m, meets=m.meets | {"stationary": [bool(v) for v in per_seed]})
 
 
 def rows_from_registry(path, measurements) -> pd.DataFrame:

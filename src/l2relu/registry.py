@@ -64,6 +64,13 @@ OPTIONAL_FIELDS = {
         "the preconditions (PRECONDITIONS) a seed must meet to be measured, for an empirical "
         "claim: a seed that fails one is left out and counted"
     ),
+    "network": (
+        "which network a claim about trained networks reads as its primary: 'polished' (a "
+        "statement about minima or optima: the network polished to a stationary point of its "
+        "objective, src/l2relu/polish.py) or 'schedule' (a statement of what the paper's training "
+        "showed, or one true of any weights: the network at the end of the paper's schedule); "
+        "the ledger reads both and says whether their statuses agree"
+    ),
     "reference_tol": (
         "how far (a share of the larger) a value may move between two builds and still be the "
         "same result, for a value from training that moves with the BLAS kernels; default "
@@ -75,6 +82,7 @@ OPTIONAL_FIELDS = {
 # (tests/test_claims_history.py).
 STATE_FIELDS = (
     "kind",
+    "network",
     "quote",
     "measure",
     "criterion",
@@ -135,6 +143,11 @@ PRECONDITIONS = {
         "merging aligned neurons decides the comparison: it reached the bar, or a lower bound "
         "passes it (else another reduction might still reach the bar)"
     ),
+    "stationary": (
+        "the polished network is certified stationary: its objective fell by at most its "
+        "target's certificate bar over the polish's second half (src/l2relu/polish.py); a network "
+        "not yet at a minimum is not one the statement is about"
+    ),
 }
 # how the ledger names a seed that fails each
 FAILED_PRECONDITION = {
@@ -146,7 +159,9 @@ FAILED_PRECONDITION = {
     "fit_matched": "fitting worse than the shallow one",
     "at_lowest": "off the lowest objective or its outputs",
     "decided": "undecided",
+    "stationary": "not certified stationary",
 }
+NETWORKS = ("polished", "schedule")
 READING_FIELDS = {"name", "parameters", "criterion", "why"}
 
 # A value this many times inside a one-sided bar (|v| <= |B| / FAR_INSIDE where 0 passes,
@@ -289,6 +304,7 @@ class Claim:
     readings: tuple = ()  # Readings, the primary first; () where the measure has one reading
     requires: tuple = ()  # PRECONDITIONS a seed must meet to be measured
     parameters: dict | None = None  # the measure's parameters, where it has one reading
+    network: str | None = None  # NETWORKS: which network is primary, where both are read
 
     @property
     def every_reading(self) -> tuple:
@@ -325,7 +341,7 @@ def entry_state(claim: Claim) -> str:
     """A hash of what a verdict depends on (STATE_FIELDS), to tell a change from none."""
     # readings, preconditions and parameters enter only where an entry has them, so that an
     # entry without them hashes as it did before they existed
-    optional = ("readings", "requires", "parameters")
+    optional = ("readings", "requires", "parameters", "network")
     values = {name: getattr(claim, name) for name in STATE_FIELDS if name not in optional}
     values["criterion"] = claim.criterion.text
     if claim.readings:
@@ -334,6 +350,8 @@ def entry_state(claim: Claim) -> str:
         values["requires"] = list(claim.requires)
     if claim.parameters:
         values["parameters"] = claim.parameters
+    if claim.network:
+        values["network"] = claim.network
     return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:12]
 
 
@@ -413,6 +431,11 @@ def _entry(claim_id, entry, paper, where) -> Claim:
         )
     if requires and entry["kind"] != "empirical":
         raise RegistryError(f"{where}: only an empirical claim has preconditions")
+    network = entry.get("network")
+    if network is not None and network not in NETWORKS:
+        raise RegistryError(f"{where}: network {network!r} is not one of {', '.join(NETWORKS)}")
+    if network is None and "stationary" in requires:
+        raise RegistryError(f"{where}: 'stationary' is a precondition of a polished network")
     parameters = entry.get("parameters")
     if parameters is not None and (readings or not _measure_parameters(parameters)):
         raise RegistryError(
@@ -434,6 +457,7 @@ def _entry(claim_id, entry, paper, where) -> Claim:
         readings=readings,
         requires=tuple(requires),
         parameters=parameters,
+        network=network,
         **fields,
     )
 

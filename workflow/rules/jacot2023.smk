@@ -49,12 +49,51 @@ rule train_jacot2023_fig1:
         "../scripts/train_jacot2023_regression.py"
 
 
+# The same networks carried on to a stationary point of their objective (l2relu.polish), one
+# job a seed: the statements about minima read these, the paper's training's the schedule's.
+J23_FIG1_POLISHED = "{run}/polish{iterations}/s{{seed}}".format(
+    run=J23_FIG1_RUN, iterations=J23_FIG1["polish_iterations"]
+)
+
+
+rule polish_jacot2023_fig1:
+    input:
+        checkpoint=rules.train_jacot2023_fig1.output.checkpoint,
+        runs=rules.train_jacot2023_fig1.output.runs,
+        code=script_code("polish_jacot2023_fig1"),
+    output:
+        checkpoint=f"results/{J23_FIG1_POLISHED}/model.pt",
+        runs=f"results/{J23_FIG1_POLISHED}/runs.csv",
+        certificate=f"results/{J23_FIG1_POLISHED}/certificate.csv",
+    log:
+        job_log(f"{J23_FIG1_POLISHED}/polish"),
+    benchmark:
+        job_benchmark("polish_jacot2023_fig1", f"{J23_FIG1_POLISHED}/polish")
+    wildcard_constraints:
+        seed="|".join(map(str, J23_FIG1_SEEDS)),
+    priority: 1
+    conda:
+        ENV
+    threads: 1
+    resources:
+        gpu=config["resources"]["train_gpus"],
+    params:
+        resume=resume_dir,
+        iterations=J23_FIG1["polish_iterations"],
+        device=config["device"],
+    script:
+        "../scripts/polish_jacot2023_fig1.py"
+
+
 rule analyze_jacot2023_fig1:
     input:
         registry=claims_registry("jacot2023_fig1"),
         checkpoint=rules.train_jacot2023_fig1.output.checkpoint,
         runs=rules.train_jacot2023_fig1.output.runs,
         trace=rules.train_jacot2023_fig1.output.trace,
+        polished=expand(rules.polish_jacot2023_fig1.output.checkpoint, seed=J23_FIG1_SEEDS),
+        polished_runs=expand(rules.polish_jacot2023_fig1.output.runs, seed=J23_FIG1_SEEDS),
+        certificate=expand(rules.polish_jacot2023_fig1.output.certificate, seed=J23_FIG1_SEEDS),
         code=script_code("analyze_jacot2023_fig1"),
     output:
         spectra=f"results/{J23_FIG1_RUN}/spectra.csv",

@@ -1,13 +1,15 @@
 """Fig. 1's panels from every seed's trained network: singular values of every Z_l and W_l,
-the nonlinearity's impact per layer; and the ledger rows over the seeds."""
+the nonlinearity's impact per layer; and the ledger rows over the seeds, each statement about
+trained networks read on the schedule's networks and on the same networks polished."""
 
 import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import evaluate  # noqa: E402
+from l2relu.claims import evaluate_networks  # noqa: E402
 from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 from l2relu.jacot2023.data import LatentTask  # noqa: E402
@@ -17,24 +19,46 @@ from l2relu.registry import load_registry  # noqa: E402
 registry = load_registry([snakemake.input.registry])
 rank_readings = registry[ledger.MIDDLE_RANK].every_reading
 checkpoint = load_checkpoint(snakemake.input.checkpoint)
-arrays = {k: v.numpy() for k, v in checkpoint["arrays"].items()}
 task = LatentTask(**checkpoint["config"]["task"])
 x, _, _ = task.sample(checkpoint["config"]["fit"]["n_train"])
+
+
+def stacked(paths) -> dict:
+    """The networks of one or more checkpoints (one a seed, in seed order), stacked."""
+    parts = [load_checkpoint(p)["arrays"] for p in paths]
+    return {k: np.concatenate([part[k].numpy() for part in parts]) for k in parts[0]}
+
+
+def tables(arrays, runs):
+    spectra, layers = [], []
+    for index, seed in enumerate(runs.seed):
+        s, layer = fig1_tables(
+            arrays, x, **snakemake.params.analysis, index=index, rank_readings=rank_readings
+        )
+        spectra.append(s.assign(seed=seed))
+        layers.append(layer.assign(seed=seed))
+    return arrays, pd.concat(spectra, ignore_index=True), pd.concat(layers, ignore_index=True)
+
+
+def measurements(arrays, layers, runs):
+    ms = ledger.fig1_claims(layers, runs, task.true_rank, rank_readings)
+    ms += ledger.prop12_claims(arrays, runs, registry[ledger.PROP12].every_reading)
+    ms += ledger.remark6_claims(arrays, runs, registry[ledger.REMARK6].every_reading)
+    return ms
+
+
 runs = pd.read_csv(snakemake.input.runs)
-spectra, layers = [], []
-for index, seed in enumerate(runs.seed):
-    s, layer = fig1_tables(
-        arrays, x, **snakemake.params.analysis, index=index, rank_readings=rank_readings
-    )
-    spectra.append(s.assign(seed=seed))
-    layers.append(layer.assign(seed=seed))
-spectra, layers = pd.concat(spectra, ignore_index=True), pd.concat(layers, ignore_index=True)
-print(layers.to_string(), file=sys.stderr)
+arrays, spectra, layers = tables(stacked([snakemake.input.checkpoint]), runs)
+polished_runs = pd.concat(map(pd.read_csv, snakemake.input.polished_runs), ignore_index=True)
+polished_arrays, _, polished_layers = tables(stacked(snakemake.input.polished), polished_runs)
+certificate = pd.concat(map(pd.read_csv, snakemake.input.certificate), ignore_index=True)
+print(layers.to_string(), polished_layers.to_string(), certificate.to_string(), file=sys.stderr)
 write_table(spectra, snakemake.output.spectra)
 write_table(layers, snakemake.output.layers)
-measurements = ledger.fig1_claims(layers, runs, task.true_rank, rank_readings)
-measurements += ledger.prop12_claims(arrays, runs, registry[ledger.PROP12].every_reading)
-measurements += ledger.remark6_claims(arrays, runs, registry[ledger.REMARK6].every_reading)
-measurements += ledger.norm_trace_claims(pd.read_csv(snakemake.input.trace), runs, registry)
-measurements += ledger.three_part_claims(layers, registry)
-write_table(evaluate(registry, measurements), snakemake.output.claims)
+schedule = measurements(arrays, layers, runs)
+schedule += ledger.norm_trace_claims(pd.read_csv(snakemake.input.trace), runs, registry)
+schedule += ledger.three_part_claims(layers, registry)
+polished = measurements(polished_arrays, polished_layers, polished_runs)
+certified, ms = ledger.certificate_claims(certificate, registry)
+rows = evaluate_networks(registry, schedule + ms, polished, stationary=certified)
+write_table(rows, snakemake.output.claims)

@@ -54,6 +54,19 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, true_rank: int, rank_r
     return ms
 
 
+CERTIFIED = "jacot2023.fig1.polished_stationary"
+
+
+def certificate_claims(certificate: pd.DataFrame, registry) -> tuple[list, list]:
+    """Which seeds' polished networks are certified stationary (the CERTIFIED entry's bar on
+    the objective's fall over the polish's second half), and that entry's row."""
+    bar = registry[CERTIFIED].criterion.bounds()[1]
+    polished = certificate[certificate.network == "polished"].sort_values("seed")
+    falls = list(polished.fall_last_half)
+    detail = "|grad J| " + ", ".join(f"{g:.2g}" for g in polished.grad_norm)
+    return [bool(f <= bar) for f in falls], [measured(CERTIFIED, falls, detail=detail)]
+
+
 IMPACT = "jacot2023.fig1.middle_nonlinearity_impact"
 THREE_PART = "jacot2023.fig1.three_part_structure"
 

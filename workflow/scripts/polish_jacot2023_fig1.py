@@ -1,0 +1,49 @@
+"""One of Fig. 1's trained networks polished to a stationary point of its objective, and the
+stationarity certificate of both the schedule's network and the polished one."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+import pandas as pd  # noqa: E402
+import torch  # noqa: E402
+
+from l2relu.engine import checkpointing  # noqa: E402
+from l2relu.io import load_checkpoint, save_checkpoint, write_table  # noqa: E402
+from l2relu.jacot2023.data import LatentTask  # noqa: E402
+from l2relu.jacot2023.polishing import polish_fit  # noqa: E402
+
+torch.set_num_threads(snakemake.threads)
+checkpoint = load_checkpoint(snakemake.input.checkpoint)
+arrays = {k: v.numpy() for k, v in checkpoint["arrays"].items()}
+runs = pd.read_csv(snakemake.input.runs)
+seed = int(snakemake.wildcards.seed)
+index = list(runs.seed).index(seed)
+with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s"]):
+    polished, summary, certificate = polish_fit(
+        arrays,
+        LatentTask(**checkpoint["config"]["task"]),
+        checkpoint["config"]["fit"],
+        snakemake.params.iterations,
+        index,
+        snakemake.params.device,
+    )
+    run = runs.iloc[[index]].reset_index(drop=True)
+    summary = pd.concat(
+        [
+            run[["seed", "init_seed", "depth", "n_train"]],
+            summary,
+            run[["diverged", "diverged_step"]],
+        ],
+        axis=1,
+    )
+    certificate = certificate.assign(seed=seed)
+    print(certificate.to_string(), file=sys.stderr)
+    save_checkpoint(
+        snakemake.output.checkpoint,
+        config=checkpoint["config"] | {"polish_iterations": snakemake.params.iterations},
+        seed=checkpoint["seed"][index],
+        arrays=polished,
+    )
+    write_table(summary, snakemake.output.runs)
+    write_table(certificate, snakemake.output.certificate)
