@@ -117,8 +117,19 @@ def row_cells(r) -> list[str]:
         r.reproduced_value,
         r.tolerance,
         held(r),
-        str(r.status),
+        str(r.status) + _other_network(r),
     ]
+
+
+def _other_network(r) -> str:
+    """Where a row reads two networks (claims.evaluate_networks), the other one's status and
+    whether the verdict depends on the network: " (polished network: pass; optimizer-
+    dependent)"; "" elsewhere, and in a ledger written before the column existed."""
+    network = getattr(r, "network", "")
+    if not isinstance(network, str) or not network:
+        return ""
+    other = "schedule's" if network == "polished" else "polished"
+    return f" ({other} network: {r.other_status}; {r.optimization})"
 
 
 # ---- Markdown (claims.md, notebooks) -----------------------------------------------------------
