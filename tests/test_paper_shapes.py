@@ -15,8 +15,8 @@ from l2relu.configcheck import overlay
 pytestmark = pytest.mark.e2e
 
 OVERLAYS = ["config/paper.yaml", "config/paper_shapes.yaml"]
-# the keys that count steps: the only ones the overlay may set
-STEP_KEYS = {"steps", "adam_steps", "gd_steps", "gd_adam_steps", "log_every"}
+# the keys that count steps (and polishing iterations): the only ones the overlay may set
+STEP_KEYS = {"steps", "adam_steps", "gd_steps", "gd_adam_steps", "log_every", "polish_iterations"}
 
 
 def _leaves(tree, path=()):

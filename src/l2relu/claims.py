@@ -282,7 +282,7 @@ def _criterion_readings(registry, m: Measurement) -> list[Measurement]:
 
 
 def evaluate_networks(
-    registry: dict[str, Claim], schedule, polished, stationary: list
+    registry: dict[str, Claim], schedule, polished, stationary: list | None = None
 ) -> pd.DataFrame:
     """One target's ledger rows where its trained networks were read twice: `schedule`, the
     measurements of every entry on the networks at the end of the paper's schedule, and
@@ -290,13 +290,17 @@ def evaluate_networks(
     stationary point (the polish module). A row of such an entry takes its status and values from
     the entry's primary network and carries the other's status and values beside them, and
     whether the two agree. `polished` may hold measurements of other entries: only those with
-    a `network` are read. The precondition `stationary` is the polished network's, one bool per
-    seed (`stationary`, from its certificate); the schedule's network
-    is read as the schedule left it (every seed meets it there)."""
+    a `network` are read. The precondition `stationary` is the polished network's: one bool per
+    seed, from its certificate, in a measurement's `meets` or, where it has none, `stationary`;
+    the schedule's network is read as the schedule left it (every seed meets it there)."""
     schedule = [_with_stationary(registry, m, [True] * len(m.values)) for m in schedule]
     rows = evaluate(registry, schedule)
     twice = {k: c for k, c in registry.items() if c.network}
-    polished = [_with_stationary(registry, m, stationary) for m in polished if m.claim_id in twice]
+    polished = [
+        m if stationary is None else _with_stationary(registry, m, stationary)
+        for m in polished
+        if m.claim_id in twice
+    ]
     target = rows.target.iloc[0]
     if not any(c.target == target for c in twice.values()):
         raise RegistryError(f"{target}: no entry reads a polished network (registry 'network')")

@@ -23,6 +23,7 @@ import torch
 
 from l2relu import engine
 from l2relu.io import code_version
+from l2relu.stationarity import stalled
 
 
 @dataclass(frozen=True)
@@ -65,12 +66,19 @@ def _lbfgs(params, history: int, iterations: int) -> torch.optim.LBFGS:
     )
 
 
+# L-BFGS iterations between two looks at the objective: where a stretch made no progress, the
+# memory is reset (a direction from a stale memory can fail to descend near a kink, and PyTorch's
+# L-BFGS then stops its step without clearing it, so every later step would stop there too)
+CHUNK = 10
+
+
 def polish_one(net, x, target, lam: float, cfg: PolishConfig, log, resume=None, save=None):
     """Polish one float64 network in place for cfg.iterations L-BFGS iterations, in chunks of
-    cfg.log_every (chunks continue one run exactly: L-BFGS keeps its state between them).
-    Returns the objective after every chunk, as (iterations done, J)."""
+    CHUNK (chunks continue one run exactly: L-BFGS keeps its state between them), its memory
+    reset after a chunk that did not lower the objective. Returns the objective after every
+    chunk, as (iterations done, J)."""
     params = net.parameters()
-    opt = _lbfgs(params, cfg.history, cfg.log_every or cfg.iterations)
+    opt = _lbfgs(params, cfg.history, CHUNK)
     done, trace = 0, []
     if resume is not None:
         opt.load_state_dict(resume["opt"])
@@ -85,19 +93,28 @@ def polish_one(net, x, target, lam: float, cfg: PolishConfig, log, resume=None, 
 
     start = time.perf_counter()
     half = cfg.iterations // 2  # a chunk ends there, for the fall over the second half
+    log_every = cfg.log_every or cfg.iterations
     while done < cfg.iterations:
-        chunk = min(cfg.log_every or cfg.iterations, cfg.iterations - done)
+        chunk = min(CHUNK, cfg.iterations - done, log_every - done % log_every)
         if done < half:
             chunk = min(chunk, half - done)
         opt.param_groups[0]["max_iter"], opt.param_groups[0]["max_eval"] = chunk, 10 * chunk
+        before = trace[-1][1] if trace else None
         opt.step(closure)
         done += chunk
-        value, grad = _value_and_grad_norm(net, x, target, lam, cfg.loss)
+        with torch.no_grad():
+            value = float(sum(objective_parts(net, x, target, lam, cfg.loss)))
         trace.append((done, value))
-        log(
-            f"[polish iteration {done}/{cfg.iterations}] objective {value:.6e} "
-            f"|grad J| {grad:.3e} elapsed {time.perf_counter() - start:.3f}s"
-        )
+        if before is not None and not value < before:
+            if opt.state:  # said once for a run of chunks that find no descent
+                log(f"[polish iteration {done}: no descent; L-BFGS memory reset]")
+            opt.state.clear()
+        if done % log_every == 0 or done == cfg.iterations or not math.isfinite(value):
+            grad = _value_and_grad_norm(net, x, target, lam, cfg.loss)[1]
+            log(
+                f"[polish iteration {done}/{cfg.iterations}] objective {value:.6e} "
+                f"|grad J| {grad:.3e} elapsed {time.perf_counter() - start:.3f}s"
+            )
         if not math.isfinite(value):
             log("[polish stopped: the objective is not finite]")
             break
@@ -182,7 +199,7 @@ def polish(
         )
     polished = engine.BatchedMLP.padded(nets) if len(nets) > 1 else nets[0]
     table = certificate(polished, x, target, lams, cfg.loss).assign(fall_last_half=falls)
-    return polished, table
+    return polished, table.assign(stalled=stalled(table.fall_last_half, table.force_residual))
 
 
 def _fingerprint(model, x, target, lams, cfg: PolishConfig) -> str:
@@ -258,12 +275,3 @@ def balance_residual(net: engine.BatchedMLP) -> float:
     b = [float((p.detach() ** 2).sum()) for p in net.biases] or [0.0] * len(w)
     gaps = [abs(w[k] + b[k] - w[k + 1]) / w[k + 1] for k in range(len(w) - 1) if w[k + 1] > 0]
     return max(gaps, default=math.nan)
-
-
-def certified(certificate: pd.DataFrame, bar: float) -> list[bool]:
-    """Per polished network of a certificate (in network order): whether its objective fell by
-    at most `bar` over the polish's second half. The gradient is reported, not barred: a
-    minimum of a ReLU network may sit where inputs lie on its neurons' kinks, where J has no
-    gradient and the one-sided gradients PyTorch computes need not vanish."""
-    polished = certificate[certificate.network == "polished"].sort_values("index")
-    return [bool(v <= bar) for v in polished.fall_last_half]

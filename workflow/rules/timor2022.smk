@@ -78,7 +78,7 @@ rule train_timor2022_deep:
         deep=lambda wc: {
             k: v
             for k, v in TIMOR_DEEP.items()
-            if k not in ("depths", "lam_theorem4", "lam_theorem5", "restarts")
+            if k not in ("depths", "lam_theorem4", "lam_theorem5", "restarts", "polish_iterations")
         }
         | {
             "depth": int(wc.depth),
@@ -88,6 +88,37 @@ rule train_timor2022_deep:
         device=config["device"],
     script:
         "../scripts/train_timor2022_deep.py"
+
+
+# The same networks carried on to a stationary point of their objective (l2relu.polish):
+# Theorems 4-5 speak of optima, and read these.
+TIMOR_DEEP_POLISHED = f"{TIMOR_DEEP_RUN}/polish{TIMOR_DEEP['polish_iterations']}"
+
+
+rule polish_timor2022_deep:
+    input:
+        checkpoint=rules.train_timor2022_deep.output.checkpoint,
+        metrics=rules.train_timor2022_deep.output.metrics,
+        code=script_code("polish_timor2022_deep"),
+    output:
+        checkpoint=f"results/{TIMOR_DEEP_POLISHED}/checkpoint.pt",
+        metrics=f"results/{TIMOR_DEEP_POLISHED}/metrics.csv",
+        certificate=f"results/{TIMOR_DEEP_POLISHED}/certificate.csv",
+    log:
+        job_log(f"{TIMOR_DEEP_POLISHED}/polish"),
+    benchmark:
+        job_benchmark("polish_timor2022_deep", f"{TIMOR_DEEP_POLISHED}/polish")
+    conda:
+        ENV
+    threads: 1
+    resources:
+        gpu=config["resources"]["train_gpus"],
+    params:
+        resume=resume_dir,
+        iterations=TIMOR_DEEP["polish_iterations"],
+        device=config["device"],
+    script:
+        "../scripts/polish_timor2022_deep.py"
 
 
 # ---------------------------------------------------------------- computed, not trained
@@ -189,9 +220,15 @@ rule aggregate_timor2022_theory:
         deep=expand(rules.train_timor2022_deep.output.metrics, zip, **TIMOR_DEEP_JOBS),
         # in the same order as deep: the trained weights of each job's networks
         deep_weights=expand(rules.train_timor2022_deep.output.checkpoint, zip, **TIMOR_DEEP_JOBS),
+        # the same networks polished, in the same order
+        polished=expand(rules.polish_timor2022_deep.output.metrics, zip, **TIMOR_DEEP_JOBS),
+        polished_weights=expand(
+            rules.polish_timor2022_deep.output.checkpoint, zip, **TIMOR_DEEP_JOBS
+        ),
         fig1_runs=TIMOR_FIG1_RUNS,
     output:
         deep="results/timor2022/theory/deep.csv",
+        polished=f"results/timor2022/theory/deep_polish{TIMOR_DEEP['polish_iterations']}.csv",
         claims=claims_rows("timor2022_theory"),
     log:
         "logs/timor2022/theory/aggregate.log",

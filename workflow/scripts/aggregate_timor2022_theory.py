@@ -6,7 +6,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import evaluate, seed_of_claim  # noqa: E402
+from l2relu.claims import evaluate_networks, seed_of_claim  # noqa: E402
 from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.registry import load_registry  # noqa: E402
 from l2relu.timor2022 import ledger  # noqa: E402
@@ -14,20 +14,29 @@ from l2relu.timor2022.deep import TeacherConfig, teacher  # noqa: E402
 
 p = snakemake.params
 theorem1 = pd.read_csv(snakemake.input.theorem1)
-deep = []
-for metrics, weights in zip(snakemake.input.deep, snakemake.input.deep_weights, strict=True):
-    checkpoint = load_checkpoint(weights)
-    arrays = {k: v.numpy() for k, v in checkpoint["arrays"].items()}
-    x, _, _ = teacher(TeacherConfig(**checkpoint["config"]["teacher"]))
-    deep.append(
-        pd.read_csv(metrics).assign(
-            norm_spread=ledger.layer_norm_spread(arrays),
-            rescaling_violation=ledger.rescaling_violations(arrays, x),
+
+
+def networks(tables, checkpoints) -> pd.DataFrame:
+    """Every deep network's metrics, layer-norm spread and rescaling check, its seed of the
+    claims, and whether it is its seed's stand-in (lowest objective)."""
+    deep = []
+    for metrics, weights in zip(tables, checkpoints, strict=True):
+        checkpoint = load_checkpoint(weights)
+        arrays = {k: v.numpy() for k, v in checkpoint["arrays"].items()}
+        x, _, _ = teacher(TeacherConfig(**checkpoint["config"]["teacher"]))
+        deep.append(
+            pd.read_csv(metrics).assign(
+                norm_spread=ledger.layer_norm_spread(arrays),
+                rescaling_violation=ledger.rescaling_violations(arrays, x),
+            )
         )
-    )
-deep = pd.concat(deep, ignore_index=True)
-deep["claim_seed"] = seed_of_claim(deep.seed, p.deep_first_seed, p.deep_restarts)
-deep = ledger.mark_best(deep)
+    deep = pd.concat(deep, ignore_index=True)
+    deep["claim_seed"] = seed_of_claim(deep.seed, p.deep_first_seed, p.deep_restarts)
+    return ledger.mark_best(deep)
+
+
+deep = networks(snakemake.input.deep, snakemake.input.deep_weights)
+polished = networks(snakemake.input.polished, snakemake.input.polished_weights)
 fig1_runs = pd.concat([pd.read_csv(f) for f in snakemake.input.fig1_runs], ignore_index=True)
 fig1_runs["claim_seed"] = seed_of_claim(fig1_runs.seed, p.fig1_first_seed, p.fig1_runs_per_seed)
 registry = load_registry([snakemake.input.registry])
@@ -41,5 +50,9 @@ measurements += ledger.lemma_2_5_8_claims(p.x1, p.x2, p.lemma_networks)
 measurements += ledger.zero_v_claims(p.x1, p.x2, **p.zero_v)
 measurements += ledger.standin_claims(deep)
 measurements += ledger.theorem3_claims(p.x1, p.x2, p.claim_seeds, p.converged_loss, **p.theorem3)
+measurements += ledger.certificate_claims(polished)
+bar = registry[ledger.POLISHED_STATIONARY].criterion.bounds()[1]
+on_polished = ledger.ratio_claims(polished, bar) + ledger.standin_claims(polished)
 write_table(deep, snakemake.output.deep)
-write_table(evaluate(registry, measurements), snakemake.output.claims)
+write_table(polished, snakemake.output.polished)
+write_table(evaluate_networks(registry, measurements, on_polished), snakemake.output.claims)

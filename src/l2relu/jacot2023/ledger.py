@@ -6,6 +6,7 @@ import itertools
 import numpy as np
 import pandas as pd
 
+from l2relu import stationarity
 from l2relu.claims import diverged_runs, measured
 from l2relu.jacot2023 import widths
 from l2relu.jacot2023.rank import read_rank
@@ -62,7 +63,7 @@ def certificate_claims(certificate: pd.DataFrame, registry) -> tuple[list, list]
     the objective's fall over the polish's second half), and that entry's row."""
     bar = registry[CERTIFIED].criterion.bounds()[1]
     polished = certificate[certificate.network == "polished"].sort_values("seed")
-    falls = list(polished.fall_last_half)
+    falls = stationarity.settled_falls(polished)
     detail = "|grad J| " + ", ".join(f"{g:.2g}" for g in polished.grad_norm)
     return [bool(f <= bar) for f in falls], [measured(CERTIFIED, falls, detail=detail)]
 

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from l2relu import engine, measures
+from l2relu import engine, measures, polish
 from l2relu.seeding import derive_seed, rng_for
 from l2relu.timor2022 import theory
 
@@ -85,7 +85,7 @@ def run(teacher_cfg: TeacherConfig, cfg: DeepConfig, device="auto", log=None):
         for s in range(cfg.first_seed, cfg.first_seed + cfg.n_seeds)
     ]
     model = engine.BatchedMLP(engine.NetworkConfig(widths=widths), seeds, dev, torch.float64)
-    loss = "mse_half_sum" if teacher_cfg.theorem == 4 else "logistic"
+    loss = _loss(teacher_cfg)
     phases = (
         engine.Phase("adam", cfg.adam_lr, cfg.adam_steps),
         engine.Phase("gd", cfg.gd_lr, cfg.gd_steps),
@@ -101,8 +101,27 @@ def run(teacher_cfg: TeacherConfig, cfg: DeepConfig, device="auto", log=None):
         train_cfg,
         **({"log": log} if log else {}),
     )
+    metrics = _metrics(model, xt, target, teacher_cfg, cfg, b)
+    metrics = metrics.assign(loss=result.loss, objective=result.objective, **result.record())
+    weights = [w.detach().cpu().numpy() for w in model.weights]
+    arrays = {f"W{layer + 1}": w for layer, w in enumerate(weights)}
+    return metrics[COLUMNS], arrays, seeds
+
+
+COLUMNS = [
+    "theorem", "depth", "width", "lam", "seed", "loss", "objective", "diverged", "diverged_step",
+    "device", "dtype", "fit", "mean_ratio", "teacher_B", "bound",
+]  # fmt: skip
+
+
+def _loss(teacher_cfg: TeacherConfig) -> str:
+    return "mse_half_sum" if teacher_cfg.theorem == 4 else "logistic"
+
+
+def _metrics(model, xt, target, teacher_cfg: TeacherConfig, cfg: DeepConfig, b: float):
+    """One row per network of `model`: its fit, mean ||W||_sigma / ||W||_F and the bound."""
     with torch.no_grad():
-        out = model.forward(xt)[:, 0, :].cpu().numpy()
+        out = model.forward(xt.to(model.weights[0]))[:, 0, :].cpu().numpy()
     weights = [w.detach().cpu().numpy() for w in model.weights]
     ratios = np.stack([measures.spectral_frobenius_ratio(w) for w in weights], axis=1)
     fit = (
@@ -110,16 +129,13 @@ def run(teacher_cfg: TeacherConfig, cfg: DeepConfig, device="auto", log=None):
         if teacher_cfg.theorem == 4
         else (out * target).min(axis=1) / np.abs(out).max(axis=1)
     )
-    metrics = pd.DataFrame(
+    return pd.DataFrame(
         {
             "theorem": teacher_cfg.theorem,
             "depth": cfg.depth,
             "width": cfg.width,
             "lam": cfg.lam,
             "seed": np.arange(cfg.first_seed, cfg.first_seed + cfg.n_seeds),
-            "loss": result.loss,
-            "objective": result.objective,
-            **result.record(),
             # Theorem 4: largest |N(x_i) - y_i|; Theorem 5: smallest normalized margin
             "fit": fit,
             "mean_ratio": ratios.mean(axis=1),
@@ -127,5 +143,36 @@ def run(teacher_cfg: TeacherConfig, cfg: DeepConfig, device="auto", log=None):
             "bound": bound(teacher_cfg, b, cfg.depth),
         }
     )
-    arrays = {f"W{layer + 1}": w for layer, w in enumerate(weights)}
-    return metrics, arrays, seeds
+
+
+def polish_run(arrays: dict, teacher_cfg: TeacherConfig, cfg: DeepConfig, runs, iterations: int,
+               device="auto"):  # fmt: skip
+    """The networks of a `run` (its checkpoint's arrays, its metrics `runs`) polished to a
+    stationary point of their objective (l2relu.polish). Returns their metrics (as `run`'s, the
+    divergence record of `runs`, and the objective's fall over the polish's second half), their
+    arrays, and the certificate of both networks (column network: schedule or polished)."""
+    x, target, teacher_weights = teacher(teacher_cfg)
+    b = theory.balanced_frobenius(teacher_weights)
+    dev = engine.pick_device(device)
+    model = engine.BatchedMLP.from_weights(
+        [torch.as_tensor(arrays[f"W{i + 1}"], dtype=torch.float64) for i in range(cfg.depth)]
+    )
+    loss = _loss(teacher_cfg)
+    xt = torch.as_tensor(x, dtype=torch.float64, device=dev)
+    yt = torch.as_tensor(target, dtype=torch.float64, device=dev)
+    yt = yt[None, :] if loss == "mse_half_sum" else yt
+    pcfg = polish.PolishConfig(iterations, loss, log_every=max(1, iterations // 10), device=device)
+    polished, after = polish.polish(model, xt, yt, cfg.lam, pcfg)
+    before = polish.certificate(model, xt, yt, cfg.lam, loss)
+    before["fall_last_half"] = (before.objective - after.objective) / after.objective.abs()
+    certificate = pd.concat(
+        [before.assign(network="schedule"), after.assign(network="polished")], ignore_index=True
+    ).assign(seed=list(runs.seed) * 2)
+    record = runs[["diverged", "diverged_step", "device", "dtype"]].reset_index(drop=True)
+    metrics = _metrics(polished, xt, target, teacher_cfg, cfg, b)
+    metrics = pd.concat(
+        [metrics.assign(loss=after.loss, objective=after.objective), record], axis=1
+    )
+    arrays = {f"W{i + 1}": w.detach().cpu().numpy() for i, w in enumerate(polished.weights)}
+    metrics = metrics[COLUMNS].assign(fall_last_half=after.fall_last_half, stalled=after.stalled)
+    return metrics, arrays, certificate

@@ -4,7 +4,7 @@
 import numpy as np
 import pandas as pd
 
-from l2relu import measures
+from l2relu import measures, stationarity
 from l2relu.claims import diverged_runs, measured
 from l2relu.timor2022 import fig1 as fig1_mod
 from l2relu.timor2022 import regions, theory
@@ -180,17 +180,48 @@ def theory_claims(
             ms.append(measured(f"timor2022.theory.lemma6_{name}_interval", held, variant))
         ms.append(measured("timor2022.theory.lemma4_no_dead_row", no_dead, variant))
     ms.append(diverged_runs("timor2022.theory.deep_no_divergence", deep))
+    return ms + ratio_claims(deep)
+
+
+def ratio_claims(deep: pd.DataFrame, bar: float | None = None) -> list:
+    """Thms. 4-5's ratio per theorem, depth and seed, on its stand-in (lowest-objective network).
+    With `bar` (networks polished, `deep` carrying each one's fall_last_half): whether each
+    seed's stand-in is certified stationary (its objective fell by at most `bar`)."""
+    ms = []
     for (thm, depth), r in deep.groupby(["theorem", "depth"], sort=True):
         # a seed whose every restart diverged has no network: not measured, so not holding
-        best = r[r.best].set_index("claim_seed").mean_ratio
+        best = r[r.best].set_index("claim_seed")
+        seeds = sorted(r.claim_seed.unique())
+        meets = None
+        if bar is not None:
+            settled = dict(zip(best.index, stationarity.settled_falls(best), strict=True))
+            meets = {"stationary": [settled.get(s, np.inf) <= bar for s in seeds]}
         ms.append(
             measured(
                 f"timor2022.theory.thm{thm}_ratio_bound",
-                [best.get(s, np.nan) for s in sorted(r.claim_seed.unique())],
+                [best.mean_ratio.get(s, np.nan) for s in seeds],
                 f"L = {depth}",
                 ref=r.bound.iloc[0],
+                meets=meets,
             )
         )
+    return ms
+
+
+POLISHED_STATIONARY = "timor2022.theory.polished_stationary"
+
+
+def certificate_claims(polished: pd.DataFrame) -> list:
+    """Per theorem and depth, each seed's polished stand-in's objective fall over the polish's
+    second half (the certificate's bar is the entry's criterion)."""
+    ms = []
+    for (thm, depth), r in polished.groupby(["theorem", "depth"], sort=True):
+        best = r[r.best].set_index("claim_seed")
+        settled = dict(zip(best.index, stationarity.settled_falls(best), strict=True))
+        falls = [settled.get(s, np.nan) for s in sorted(r.claim_seed.unique())]
+        stalls = int(best.stalled.sum())
+        detail = f"{stalls} stalled at a kink" if stalls else ""
+        ms.append(measured(POLISHED_STATIONARY, falls, f"Thm. {thm}, L = {depth}", detail=detail))
     return ms
 
 

@@ -1,0 +1,35 @@
+"""The deep networks of one (theorem, depth) point of timor2022's Theorems 4-5 check polished to
+a stationary point of their objective, and the stationarity certificate of both networks."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+import pandas as pd  # noqa: E402
+import torch  # noqa: E402
+
+from l2relu.engine import checkpointing  # noqa: E402
+from l2relu.io import load_checkpoint, save_checkpoint, write_table  # noqa: E402
+from l2relu.timor2022.deep import DeepConfig, TeacherConfig, polish_run  # noqa: E402
+
+torch.set_num_threads(snakemake.threads)
+checkpoint = load_checkpoint(snakemake.input.checkpoint)
+arrays = {k: v.numpy() for k, v in checkpoint["arrays"].items()}
+with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s"]):
+    metrics, polished, certificate = polish_run(
+        arrays,
+        TeacherConfig(**checkpoint["config"]["teacher"]),
+        DeepConfig(**checkpoint["config"]["deep"]),
+        pd.read_csv(snakemake.input.metrics),
+        snakemake.params.iterations,
+        snakemake.params.device,
+    )
+    print(certificate.to_string(), file=sys.stderr)
+    save_checkpoint(
+        snakemake.output.checkpoint,
+        config=checkpoint["config"] | {"polish_iterations": snakemake.params.iterations},
+        seed=checkpoint["seed"],
+        arrays=polished,
+    )
+    write_table(metrics, snakemake.output.metrics)
+    write_table(certificate, snakemake.output.certificate)
