@@ -64,6 +64,8 @@ def measure(tree: Path) -> dict:
     root = tree / "logs" / "benchmarks"
     for bench in sorted(root.rglob("*.tsv")):
         rule = bench.relative_to(root).parts[0]
+        if not rule.startswith("train_"):  # polish jobs count iterations, not steps
+            continue
         run = bench.relative_to(root / rule)
         with bench.open() as f:
             row = next(csv.DictReader(f, delimiter="\t"))
