@@ -35,13 +35,24 @@ class PolishConfig:
     device: str = "auto"
 
 
-def _network(model: engine.BatchedMLP, index: int) -> engine.BatchedMLP:
-    """Network `index` of a batch, alone, in float64."""
+def _network(model: engine.BatchedMLP, index: int, device) -> engine.BatchedMLP:
+    """Network `index` of a batch, alone, in float64 on `device` (a copy: leaves of its own)."""
     return engine.BatchedMLP.from_weights(
-        [w[index : index + 1].double() for w in model.weights],
-        [b[index : index + 1].double() for b in model.biases],
+        [w[index : index + 1].to(device, torch.float64) for w in model.weights],
+        [b[index : index + 1].to(device, torch.float64) for b in model.biases],
         bias=bool(model.biases),
     )
+
+
+def _float64(t: torch.Tensor, device) -> torch.Tensor:
+    """Data on `device`, in float64 where it holds values (class labels stay integers)."""
+    t = t.to(device)
+    return t.double() if t.is_floating_point() else t
+
+
+def _objective(net, x, target, lam: float, loss: str) -> float:
+    with torch.no_grad():
+        return float(sum(objective_parts(net, x, target, lam, loss)))
 
 
 def objective_parts(net: engine.BatchedMLP, x, target, lam: float, loss: str):
@@ -102,15 +113,14 @@ def polish_one(net, x, target, lam: float, cfg: PolishConfig, log, resume=None, 
         before = trace[-1][1] if trace else None
         opt.step(closure)
         done += chunk
-        with torch.no_grad():
-            value = float(sum(objective_parts(net, x, target, lam, cfg.loss)))
+        value = _objective(net, x, target, lam, cfg.loss)
         trace.append((done, value))
         if before is not None and not value < before:
             if opt.state:  # said once for a run of chunks that find no descent
                 log(f"[polish iteration {done}: no descent; L-BFGS memory reset]")
             opt.state.clear()
         if done % log_every == 0 or done == cfg.iterations or not math.isfinite(value):
-            grad = _value_and_grad_norm(net, x, target, lam, cfg.loss)[1]
+            grad = _grad_norm(net, x, target, lam, cfg.loss)
             log(
                 f"[polish iteration {done}/{cfg.iterations}] objective {value:.6e} "
                 f"|grad J| {grad:.3e} elapsed {time.perf_counter() - start:.3f}s"
@@ -123,10 +133,13 @@ def polish_one(net, x, target, lam: float, cfg: PolishConfig, log, resume=None, 
     return trace
 
 
-def _value_and_grad_norm(net, x, target, lam, loss) -> tuple[float, float]:
-    data, decay = objective_parts(net, x, target, lam, loss)
-    grads = torch.autograd.grad(data + decay, net.parameters())
-    return float((data + decay).detach()), float(torch.sqrt(sum((g**2).sum() for g in grads)))
+def _grad_norm(net, x, target, lam, loss) -> float:
+    grads = torch.autograd.grad(sum(objective_parts(net, x, target, lam, loss)), net.parameters())
+    return _norm(grads)
+
+
+def _norm(tensors) -> float:
+    return float(torch.sqrt(sum((t**2).sum() for t in tensors)))
 
 
 def polish(
@@ -142,9 +155,7 @@ def polish(
     and their certificate (certificate()), with the objective's fall over the polish's second
     half. A network whose objective is not finite is left as it is (its certificate says NaN)."""
     dev = engine.pick_device(cfg.device)
-    x, target = x.to(dev), target.to(dev)
-    x = x.double() if x.is_floating_point() else x
-    target = target.double() if target.is_floating_point() else target
+    x, target = _float64(x, dev), _float64(target, dev)
     lams = np.broadcast_to(np.asarray(lam, dtype=float), (model.batch,))
     saver = engine._checkpointing
     state_file = saver.next_file() if saver else None
@@ -155,9 +166,7 @@ def polish(
     last_save = time.perf_counter()
     nets = []
     for index in range(model.batch):
-        net = _network(model, index)
-        net.weights = [w.detach().to(dev).requires_grad_() for w in net.weights]
-        net.biases = [b.detach().to(dev).requires_grad_() for b in net.biases]
+        net = _network(model, index, dev)
         if index < len(done_nets):  # polished before the job was stopped
             with torch.no_grad():
                 for p, saved in zip(net.parameters(), done_nets[index], strict=True):
@@ -184,7 +193,7 @@ def polish(
             last_save = time.perf_counter()
 
         log(f"[polish: network {index + 1} of {model.batch}, lambda {lams[index]:.6g}]")
-        value = _value_and_grad_norm(net, x, target, float(lams[index]), cfg.loss)[0]
+        value = _objective(net, x, target, float(lams[index]), cfg.loss)
         if math.isfinite(value) and cfg.iterations > 0:
             trace = polish_one(net, x, target, float(lams[index]), cfg, log, resume, save)
             falls.append(relative_fall(trace, value))
@@ -200,6 +209,21 @@ def polish(
     polished = engine.BatchedMLP.padded(nets) if len(nets) > 1 else nets[0]
     table = certificate(polished, x, target, lams, cfg.loss).assign(fall_last_half=falls)
     return polished, table.assign(stalled=stalled(table.fall_last_half, table.force_residual))
+
+
+def polish_and_certify(model: engine.BatchedMLP, x, target, lam, cfg: PolishConfig):
+    """polish(), and the certificate of both networks: the schedule's rows (as `model` was)
+    first, then the polished ones (column network). A schedule's network's fall is how far
+    polishing lowered it, relative to where polishing ended. Returns the polished networks,
+    their certificate, and both networks' certificate."""
+    polished, after = polish(model, x, target, lam, cfg)
+    before = certificate(model, x, target, lam, cfg.loss)
+    before["fall_last_half"] = (before.objective - after.objective) / after.objective.abs()
+    before["stalled"] = stalled(before.fall_last_half, before.force_residual)
+    both = pd.concat(
+        [before.assign(network="schedule"), after.assign(network="polished")], ignore_index=True
+    )
+    return polished, after, both
 
 
 def _fingerprint(model, x, target, lams, cfg: PolishConfig) -> str:
@@ -238,21 +262,16 @@ def certificate(model: engine.BatchedMLP, x, target, lam, loss: str) -> pd.DataF
     (||W_l||^2 + ||b_l||^2 against ||W_(l+1)||^2), 0 at any stationary point by the rescaling
     argument (timor2022 Lemmas 14-15, jacot2023 Prop. 12)."""
     lams = np.broadcast_to(np.asarray(lam, dtype=float), (model.batch,))
+    dev = model.weights[0].device
+    x, target = _float64(x, dev), _float64(target, dev)
     rows = []
     for index in range(model.batch):
-        net = _network(model, index)
-        net.weights = [w.detach().requires_grad_() for w in net.weights]
-        net.biases = [b.detach().requires_grad_() for b in net.biases]
-        xx = x.to(net.weights[0].device)
-        xx = xx.double() if xx.is_floating_point() else xx
-        tt = target.to(xx.device)
-        tt = tt.double() if tt.is_floating_point() else tt
-        data, decay = objective_parts(net, xx, tt, float(lams[index]), loss)
+        net = _network(model, index, dev)
+        data, decay = objective_parts(net, x, target, float(lams[index]), loss)
         params = net.parameters()
         g_data = torch.autograd.grad(data, params, retain_graph=True)
         g_decay = [2 * float(lams[index]) * p.detach() for p in params]
-        norm = lambda gs: float(torch.sqrt(sum((g**2).sum() for g in gs)))  # noqa: E731
-        total = norm([a + b for a, b in zip(g_data, g_decay, strict=True)])
+        total = _norm([a + b for a, b in zip(g_data, g_decay, strict=True)])
         objective = float((data + decay).detach())
         theta = math.sqrt(float(net.squared_norm()[0].detach()))
         rows.append(
@@ -261,7 +280,7 @@ def certificate(model: engine.BatchedMLP, x, target, lam, loss: str) -> pd.DataF
                 "objective": objective,
                 "loss": float(data),
                 "grad_norm": total,
-                "force_residual": total / (norm(g_data) + norm(g_decay)),
+                "force_residual": total / (_norm(g_data) + _norm(g_decay)),
                 "grad_scaled": total * theta / objective,
                 "balance_residual": balance_residual(net),
             }

@@ -24,7 +24,7 @@ x, _, _ = task.sample(checkpoint["config"]["fit"]["n_train"])
 
 
 def stacked(paths) -> dict:
-    """The networks of one or more checkpoints (one a seed, in seed order), stacked."""
+    """The networks of the polished checkpoints (one a seed, in seed order), stacked."""
     parts = [load_checkpoint(p)["arrays"] for p in paths]
     return {k: np.concatenate([part[k].numpy() for part in parts]) for k in parts[0]}
 
@@ -37,7 +37,7 @@ def tables(arrays, runs):
         )
         spectra.append(s.assign(seed=seed))
         layers.append(layer.assign(seed=seed))
-    return arrays, pd.concat(spectra, ignore_index=True), pd.concat(layers, ignore_index=True)
+    return pd.concat(spectra, ignore_index=True), pd.concat(layers, ignore_index=True)
 
 
 def measurements(arrays, layers, runs):
@@ -48,9 +48,11 @@ def measurements(arrays, layers, runs):
 
 
 runs = pd.read_csv(snakemake.input.runs)
-arrays, spectra, layers = tables(stacked([snakemake.input.checkpoint]), runs)
+arrays = {k: v.numpy() for k, v in checkpoint["arrays"].items()}
+spectra, layers = tables(arrays, runs)
 polished_runs = pd.concat(map(pd.read_csv, snakemake.input.polished_runs), ignore_index=True)
-polished_arrays, _, polished_layers = tables(stacked(snakemake.input.polished), polished_runs)
+polished_arrays = stacked(snakemake.input.polished)
+_, polished_layers = tables(polished_arrays, polished_runs)
 certificate = pd.concat(map(pd.read_csv, snakemake.input.certificate), ignore_index=True)
 print(layers.to_string(), polished_layers.to_string(), certificate.to_string(), file=sys.stderr)
 write_table(spectra, snakemake.output.spectra)

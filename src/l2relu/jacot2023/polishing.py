@@ -26,12 +26,8 @@ def polish_fit(
         bias=True,
     )
     cfg = polish.PolishConfig(iterations, "mse", log_every=max(1, iterations // 20), device=device)
-    polished, after = polish.polish(model, x, y, lam, cfg)
-    before = polish.certificate(model, x, y, lam, "mse")
-    before["fall_last_half"] = (before.objective - after.objective) / after.objective.abs()
-    certificate = pd.concat(
-        [before.assign(network="schedule"), after.assign(network="polished")], ignore_index=True
-    ).assign(index=index)
+    polished, after, both = polish.polish_and_certify(model, x, y, lam, cfg)
+    certificate = both.assign(index=index)
     with torch.no_grad():
         norm = float(polished.squared_norm().cpu()[0])
     runs = pd.DataFrame(

@@ -162,12 +162,8 @@ def polish_run(arrays: dict, teacher_cfg: TeacherConfig, cfg: DeepConfig, runs, 
     yt = torch.as_tensor(target, dtype=torch.float64, device=dev)
     yt = yt[None, :] if loss == "mse_half_sum" else yt
     pcfg = polish.PolishConfig(iterations, loss, log_every=max(1, iterations // 10), device=device)
-    polished, after = polish.polish(model, xt, yt, cfg.lam, pcfg)
-    before = polish.certificate(model, xt, yt, cfg.lam, loss)
-    before["fall_last_half"] = (before.objective - after.objective) / after.objective.abs()
-    certificate = pd.concat(
-        [before.assign(network="schedule"), after.assign(network="polished")], ignore_index=True
-    ).assign(seed=list(runs.seed) * 2)
+    polished, after, both = polish.polish_and_certify(model, xt, yt, cfg.lam, pcfg)
+    certificate = both.assign(seed=list(runs.seed) * 2)
     record = runs[["diverged", "diverged_step", "device", "dtype"]].reset_index(drop=True)
     metrics = _metrics(polished, xt, target, teacher_cfg, cfg, b)
     metrics = pd.concat(

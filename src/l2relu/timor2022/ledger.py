@@ -194,7 +194,7 @@ def ratio_claims(deep: pd.DataFrame, bar: float | None = None) -> list:
         seeds = sorted(r.claim_seed.unique())
         meets = None
         if bar is not None:
-            settled = dict(zip(best.index, stationarity.settled_falls(best), strict=True))
+            settled = _settled(best)
             meets = {"stationary": [settled.get(s, np.inf) <= bar for s in seeds]}
         ms.append(
             measured(
@@ -208,6 +208,11 @@ def ratio_claims(deep: pd.DataFrame, bar: float | None = None) -> list:
     return ms
 
 
+def _settled(stand_ins: pd.DataFrame) -> dict:
+    """Per seed of the claims, its polished stand-in's fall (infinite where it stalled)."""
+    return dict(zip(stand_ins.index, stationarity.settled_falls(stand_ins), strict=True))
+
+
 POLISHED_STATIONARY = "timor2022.theory.polished_stationary"
 
 
@@ -217,7 +222,7 @@ def certificate_claims(polished: pd.DataFrame) -> list:
     ms = []
     for (thm, depth), r in polished.groupby(["theorem", "depth"], sort=True):
         best = r[r.best].set_index("claim_seed")
-        settled = dict(zip(best.index, stationarity.settled_falls(best), strict=True))
+        settled = _settled(best)
         falls = [settled.get(s, np.nan) for s in sorted(r.claim_seed.unique())]
         stalls = int(best.stalled.sum())
         detail = f"{stalls} stalled at a kink" if stalls else ""
