@@ -196,3 +196,78 @@ def test_every_entry_read_on_two_networks_has_its_optimization_in_the_reference_
         assert set(rows.optimization) <= set(claims.OPTIMIZATION), scale
         assert (ledger[~ledger.claim_id.isin(twice)].optimization == "").all(), scale
         assert yaml  # the registry files are YAML
+
+
+def _depth_sweep(certified):
+    """A depth sweep's rows (every reading) where every depth recovers the rank at both N, each
+    network certified as `certified(n, depth, seed)` says."""
+    from l2relu.jacot2023 import ledger
+
+    rows = [
+        {"n_train": n, "depth": d, "seed": s, "bottleneck_rank": 4, "reading": r.name}
+        | {"certified": certified(n, d, s), "fall_last_half": 0.0 if certified(n, d, s) else 0.1}
+        for r in ledger_readings(ledger.DEPTH_RANK)
+        for n in (100, 500)
+        for d in (2, 4, 8)
+        for s in range(3)
+    ]
+    return pd.DataFrame(rows).assign(diverged=False, diverged_step=-1, norm_per_layer=4 + 8 / 1)
+
+
+def ledger_readings(claim_id):
+    from conftest import REPO
+
+    from l2relu.registry import registry_files
+
+    return load_registry(registry_files(REPO / "workflow/claims"))[claim_id].every_reading
+
+
+def test_a_depth_seed_with_an_uncertified_network_is_left_out_of_the_rows_about_minima():
+    from conftest import REPO
+
+    from l2relu.jacot2023 import ledger
+    from l2relu.registry import registry_files
+
+    registry = load_registry(registry_files(REPO / "workflow/claims"))
+    registry = {k: c for k, c in registry.items() if c.target == "jacot2023_depth"}
+    everywhere = _depth_sweep(lambda n, d, s: True)
+    # seed 1's depth-8 network at N = 500 still descends, and at N = 100 seeds 0 and 2 do too
+    open_ = _depth_sweep(lambda n, d, s: (n, d, s) not in {(500, 8, 1), (100, 4, 0), (100, 2, 2)})
+    schedule = ledger.depth_claims(everywhere.drop(columns=["certified", "fall_last_half"]), 4)
+    schedule += ledger.depth_certificate_claims(_one_reading(everywhere))
+    rows = claims.evaluate_networks(registry, schedule, ledger.depth_claims(open_, 4))
+    primary = rows[rows.primary.astype(bool)].set_index(["claim_id", "claim"])
+    recovering = primary.loc[ledger.DEPTH_RANK]
+    at_500 = recovering[recovering.index.str.contains("N = 500")].iloc[0]
+    # one seed out of three: too few certified seeds for a typical claim
+    assert (at_500.n_excluded, at_500.status) == (1, "inconclusive")
+    at_100 = recovering[recovering.index.str.contains("N = 100")].iloc[0]
+    assert (at_100.n_excluded, at_100.status) == (2, "inconclusive")
+    assert at_100.other_status == "pass" and at_100.optimization == "undecided"
+    certified = claims.evaluate_networks(registry, schedule, ledger.depth_claims(everywhere, 4))
+    certified = certified[certified.primary.astype(bool)]
+    read = certified[certified.claim_id == ledger.DEPTH_RANK]
+    assert set(read.status) == {"pass"} and set(read.n_excluded) == {0}
+    # Remark 5 reads what training reached: no certificate asked, every seed read
+    remark5 = primary.loc["jacot2023.depth.no_rank_underestimate"]
+    assert set(remark5.n_excluded) == {0} and set(remark5.network) == {"schedule"}
+    # the check reads the falls: one network above the bar fails it, and a stall reads infinite
+    check = judged_check(ledger.depth_certificate_claims(_one_reading(open_)), registry)
+    assert list(check.status) == ["mixed", "mixed"]  # some networks hold, not all
+    assert "not certified at L = 2, 4" in check.reproduced_value.iloc[0]
+    settled = _one_reading(everywhere)
+    stalled = settled.assign(fall_last_half=[math.inf] + [0.0] * (len(settled) - 1))
+    assert list(judged_check(ledger.depth_certificate_claims(stalled), registry).status) == [
+        "mixed",
+        "pass",
+    ]
+    assert set(judged_check(ledger.depth_certificate_claims(settled), registry).status) == {"pass"}
+
+
+def _one_reading(sweep):
+    return sweep[sweep.reading == sweep.reading.iloc[0]]
+
+
+def judged_check(measurements, registry):
+    check = {ledger_id: registry[ledger_id] for ledger_id in {m.claim_id for m in measurements}}
+    return claims.evaluate(check, measurements)

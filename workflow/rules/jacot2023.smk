@@ -60,7 +60,7 @@ rule polish_jacot2023_fig1:
     input:
         checkpoint=rules.train_jacot2023_fig1.output.checkpoint,
         runs=rules.train_jacot2023_fig1.output.runs,
-        code=script_code("polish_jacot2023_fig1"),
+        code=script_code("polish_jacot2023_regression"),
     output:
         checkpoint=f"results/{J23_FIG1_POLISHED}/model.pt",
         runs=f"results/{J23_FIG1_POLISHED}/runs.csv",
@@ -79,10 +79,11 @@ rule polish_jacot2023_fig1:
         gpu=config["resources"]["train_gpus"],
     params:
         resume=resume_dir,
+        seeds=lambda wc: [int(wc.seed)],
         iterations=J23_FIG1["polish_iterations"],
         device=config["device"],
     script:
-        "../scripts/polish_jacot2023_fig1.py"
+        "../scripts/polish_jacot2023_regression.py"
 
 
 rule analyze_jacot2023_fig1:
@@ -187,6 +188,9 @@ rule compute_jacot2023_krr:
         ),
         checkpoint=rules.train_jacot2023_fig1.output.checkpoint,
         runs=rules.train_jacot2023_fig1.output.runs,
+        polished=rules.analyze_jacot2023_fig1.input.polished,
+        polished_runs=rules.analyze_jacot2023_fig1.input.polished_runs,
+        certificate=rules.analyze_jacot2023_fig1.input.certificate,
         code=script_code("compute_jacot2023_krr"),
     output:
         spectra=f"{J23_KRR_DIR}/jacobian_spectra.csv",
@@ -249,14 +253,61 @@ rule train_jacot2023_depth:
         "../scripts/train_jacot2023_regression.py"
 
 
+# Each (depth, N) job's networks carried on to a stationary point of their objective, as Fig.
+# 1's are: the statements about minima read these, Remark 5's about training the schedule's.
+J23_DEPTH_POLISHED = f"{J23_DEPTH_RUN}/polish{J23_DEPTH['polish_iterations']}"
+J23_DEPTH_POLISHES = [
+    J23_DEPTH_POLISHED.format(depth=d, n_train=n)
+    for n in sorted(J23_DEPTH["n_train"])
+    for d in sorted(J23_DEPTH["depths"])
+]
+
+
+rule polish_jacot2023_depth:
+    input:
+        checkpoint=rules.train_jacot2023_depth.output.checkpoint,
+        runs=rules.train_jacot2023_depth.output.runs,
+        code=script_code("polish_jacot2023_regression"),
+    output:
+        checkpoint=f"results/{J23_DEPTH_POLISHED}/model.pt",
+        runs=f"results/{J23_DEPTH_POLISHED}/runs.csv",
+        certificate=f"results/{J23_DEPTH_POLISHED}/certificate.csv",
+    log:
+        job_log(f"{J23_DEPTH_POLISHED}/polish"),
+    benchmark:
+        job_benchmark("polish_jacot2023_depth", f"{J23_DEPTH_POLISHED}/polish")
+    wildcard_constraints:
+        depth="|".join(map(str, J23_DEPTH["depths"])),
+        n_train="|".join(map(str, J23_DEPTH["n_train"])),
+    conda:
+        ENV
+    threads: 1
+    resources:
+        gpu=config["resources"]["train_gpus"],
+    params:
+        resume=resume_dir,
+        seeds=J23_DEPTH_SEEDS,
+        iterations=J23_DEPTH["polish_iterations"],
+        device=config["device"],
+    script:
+        "../scripts/polish_jacot2023_regression.py"
+
+
 rule aggregate_jacot2023_depth:
     input:
         registry=claims_registry("jacot2023_depth"),
         checkpoints=[f"results/{run}/model.pt" for run in J23_DEPTH_RUNS],
         runs=[f"results/{run}/runs.csv" for run in J23_DEPTH_RUNS],
+        polished=[f"results/{run}/model.pt" for run in J23_DEPTH_POLISHES],
+        polished_runs=[f"results/{run}/runs.csv" for run in J23_DEPTH_POLISHES],
+        certificates=[f"results/{run}/certificate.csv" for run in J23_DEPTH_POLISHES],
         code=script_code("aggregate_jacot2023_depth"),
     output:
         sweep=f"results/jacot2023/depth/{J23_TASK_ID}/sweep.csv",
+        polished_sweep=(
+            f"results/jacot2023/depth/{J23_TASK_ID}/"
+            f"sweep_polished{J23_DEPTH['polish_iterations']}.csv"
+        ),
         claims=claims_rows("jacot2023_depth"),
     log:
         f"logs/jacot2023/depth/{J23_TASK_ID}/aggregate.log",

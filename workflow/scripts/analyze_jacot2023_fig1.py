@@ -6,13 +6,13 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from l2relu.claims import evaluate_networks  # noqa: E402
 from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 from l2relu.jacot2023.data import LatentTask  # noqa: E402
+from l2relu.jacot2023.polishing import load_polished  # noqa: E402
 from l2relu.jacot2023.regression import fig1_tables  # noqa: E402
 from l2relu.registry import load_registry  # noqa: E402
 
@@ -21,12 +21,6 @@ rank_readings = registry[ledger.MIDDLE_RANK].every_reading
 checkpoint = load_checkpoint(snakemake.input.checkpoint)
 task = LatentTask(**checkpoint["config"]["task"])
 x, _, _ = task.sample(checkpoint["config"]["fit"]["n_train"])
-
-
-def stacked(paths) -> dict:
-    """The networks of the polished checkpoints (one a seed, in seed order), stacked."""
-    parts = [load_checkpoint(p)["arrays"] for p in paths]
-    return {k: np.concatenate([part[k].numpy() for part in parts]) for k in parts[0]}
 
 
 def tables(arrays, runs):
@@ -50,10 +44,10 @@ def measurements(arrays, layers, runs):
 runs = pd.read_csv(snakemake.input.runs)
 arrays = {k: v.numpy() for k, v in checkpoint["arrays"].items()}
 spectra, layers = tables(arrays, runs)
-polished_runs = pd.concat(map(pd.read_csv, snakemake.input.polished_runs), ignore_index=True)
-polished_arrays = stacked(snakemake.input.polished)
+polished_arrays, polished_runs, certificate = load_polished(
+    snakemake.input.polished, snakemake.input.polished_runs, snakemake.input.certificate
+)
 _, polished_layers = tables(polished_arrays, polished_runs)
-certificate = pd.concat(map(pd.read_csv, snakemake.input.certificate), ignore_index=True)
 print(layers.to_string(), polished_layers.to_string(), certificate.to_string(), file=sys.stderr)
 write_table(spectra, snakemake.output.spectra)
 write_table(layers, snakemake.output.layers)

@@ -1,6 +1,7 @@
 """Kernel ridge regression on Fig. 1's task (the task drawn from each of the claims' seeds) and
 the singular values of its Jacobian at test points, against those of every seed's trained deep
-network (App. D.1); the constructions' and Remark 2's rows."""
+network (App. D.1); the constructions' and Remark 2's rows. The statements about the trained
+network are read on the schedule's networks and on the same networks polished."""
 
 import sys
 
@@ -8,10 +9,11 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import evaluate  # noqa: E402
+from l2relu.claims import evaluate_networks  # noqa: E402
 from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 from l2relu.jacot2023.data import LatentTask  # noqa: E402
+from l2relu.jacot2023.polishing import load_polished  # noqa: E402
 from l2relu.jacot2023.regression import krr_spectra, network_spectra  # noqa: E402
 from l2relu.registry import load_registry  # noqa: E402
 
@@ -39,8 +41,29 @@ write_table(fits, snakemake.output.fits)
 registry = load_registry([snakemake.input.registry])
 measurements = ledger.krr_claims(spectra, task.d_in, task.d_out, task.true_rank, registry)
 measurements += ledger.prop3_claims(spectra, runs, "network", registry)
+# the same claims on the polished networks: only the entries with a `network` are kept
+polished_arrays, polished_runs, certificate = load_polished(
+    snakemake.input.polished, snakemake.input.polished_runs, snakemake.input.certificate
+)
+polished_spectra = pd.concat(
+    [
+        network_spectra(polished_arrays, index, task, params["n_test"])[0].assign(seed=seed)
+        for index, seed in enumerate(polished_runs.seed)
+    ],
+    ignore_index=True,
+)
+polished = ledger.krr_claims(
+    pd.concat([spectra[spectra.model == "krr"], polished_spectra], ignore_index=True),
+    task.d_in,
+    task.d_out,
+    task.true_rank,
+    registry,
+)
+polished += ledger.prop3_claims(polished_spectra, polished_runs, "network", registry)
+certified, _ = ledger.certificate_claims(certificate, registry)
 measurements += ledger.construction_claims(pd.read_csv(snakemake.input.constructions))
 remark2 = pd.concat([pd.read_csv(f) for f in snakemake.input.remark2], ignore_index=True)
 readings = registry[ledger.REMARK2_SMALLER].every_reading
 measurements += ledger.remark2_claims(remark2, **snakemake.params.remark2, readings=readings)
-write_table(evaluate(registry, measurements), snakemake.output.claims)
+rows = evaluate_networks(registry, measurements, polished, stationary=certified)
+write_table(rows, snakemake.output.claims)

@@ -278,13 +278,23 @@ def depth_claims(sweep: pd.DataFrame, true_rank: int):
     """Section 4's argument, per seed and under each reading of the bottleneck rank (sweep has a
     row per run and reading): how many depths recover the true rank exactly (the bottleneck
     layer's rank equals k), at every N; that the range grows with N; that the smallest depth
-    overestimates the rank."""
+    overestimates the rank. Where the sweep has a column `certified` (polished networks, each
+    certified stationary or not), the rows that require `stationary` carry, per seed, whether
+    every network they read is certified."""
     ms = []
     for reading, at_reading in sweep.groupby("reading", sort=False):
         ms += _depth_reading(at_reading, true_rank, reading)
     one_reading = sweep[sweep.reading == sweep.reading.iloc[0]]  # each network once
     ms.append(diverged_runs("jacot2023.depth.no_divergence", one_reading))
     return ms
+
+
+def _stationary(rows: pd.DataFrame) -> dict | None:
+    """{"stationary": per seed, whether every one of `rows`' networks is certified}, or None
+    where the networks are the schedule's (no certificate read)."""
+    if "certified" not in rows:
+        return None
+    return {"stationary": list(rows.groupby("seed", sort=True).certified.all())}
 
 
 def _depth_reading(sweep: pd.DataFrame, true_rank: int, reading: str):
@@ -301,7 +311,9 @@ def _depth_reading(sweep: pd.DataFrame, true_rank: int, reading: str):
             f"seed {s}: L = {_ranks_text(recovering.get(s, [])) or 'none'}" for s in per_seed.index
         )
         case = f"N = {n}, of {at_n.depth.nunique()} depths"
-        ms.append(measured(DEPTH_RANK, list(per_seed), case, None, detail, reading))
+        ms.append(
+            measured(DEPTH_RANK, list(per_seed), case, None, detail, reading, _stationary(at_n))
+        )
         shallowest = at_n[at_n.depth == at_n.depth.min()].sort_values("seed")
         ms.append(
             measured(
@@ -310,6 +322,7 @@ def _depth_reading(sweep: pd.DataFrame, true_rank: int, reading: str):
                 f"N = {n}, L = {int(shallowest.depth.iloc[0])}",
                 ref=true_rank,
                 reading=reading,
+                meets=_stationary(shallowest),
             )
         )
     for n in sizes:  # Remark 5: no depth, the deepest included, reads a rank below k
@@ -325,8 +338,33 @@ def _depth_reading(sweep: pd.DataFrame, true_rank: int, reading: str):
         )
     growth = counts[sizes[-1]] - counts[sizes[0]]
     case = f"N = {sizes[-1]} minus N = {sizes[0]}"
-    ms.append(measured("jacot2023.depth.range_grows_with_n", list(growth), case, reading=reading))
+    both = sweep[sweep.n_train.isin([sizes[0], sizes[-1]])]
+    ms.append(
+        measured(
+            "jacot2023.depth.range_grows_with_n",
+            list(growth),
+            case,
+            reading=reading,
+            meets=_stationary(both),
+        )
+    )
     return ms + [_identity_layer_cost(sweep[sweep.n_train == n], reading) for n in sizes]
+
+
+DEPTH_CERTIFIED = "jacot2023.depth.polished_stationary"
+
+
+def depth_certificate_claims(polished: pd.DataFrame) -> list:
+    """Per N, every polished network's fall over the polish's second half (a stall reads
+    infinite: stationarity.settled_falls), depth by depth, seed by seed; the depths with a
+    network above the certificate's bar are the ones `certified` marks."""
+    ms = []
+    for n, at_n in polished.sort_values(["depth", "seed"]).groupby("n_train", sort=True):
+        open_depths = sorted(at_n[~at_n.certified].depth.unique())
+        detail = "not certified at L = " + _ranks_text(open_depths) if open_depths else ""
+        case = f"N = {n}, {at_n.depth.nunique()} depths x {at_n.seed.nunique()} seeds"
+        ms.append(measured(DEPTH_CERTIFIED, list(at_n.fall_last_half), case, detail=detail))
+    return ms
 
 
 IDENTITY_LAYER = "jacot2023.depth.identity_layer_cost"
@@ -346,7 +384,9 @@ def _identity_layer_cost(at_n: pd.DataFrame, reading: str):
         f"seed {s}: {a:.1f} per layer, rank {r}" for s, (a, r) in zip(seeds, pairs, strict=True)
     )
     case = f"N = {int(at_n.n_train.iloc[0])}, L = {shallower} to {deeper}"
-    return measured(IDENTITY_LAYER, [a / r for a, r in pairs], case, None, detail, reading)
+    read = at_n[at_n.depth.isin([shallower, deeper])]
+    ratios = [a / r for a, r in pairs]
+    return measured(IDENTITY_LAYER, ratios, case, None, detail, reading, _stationary(read))
 
 
 def _fits(runs: pd.DataFrame) -> list:

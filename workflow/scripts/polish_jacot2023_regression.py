@@ -1,5 +1,6 @@
-"""One of Fig. 1's trained networks polished to a stationary point of its objective, and the
-stationarity certificate of both the schedule's network and the polished one."""
+"""Trained networks of Fig. 1's task (Fig. 1's, the depth sweep's) polished to a stationary point
+of their objective, and the stationarity certificate of both the schedule's networks and the
+polished ones: the networks of the seeds `params.seeds` of one checkpoint."""
 
 import sys
 
@@ -17,18 +18,18 @@ torch.set_num_threads(snakemake.threads)
 checkpoint = load_checkpoint(snakemake.input.checkpoint)
 arrays = {k: v.numpy() for k, v in checkpoint["arrays"].items()}
 runs = pd.read_csv(snakemake.input.runs)
-seed = int(snakemake.wildcards.seed)
-index = list(runs.seed).index(seed)
+seeds = [int(s) for s in snakemake.params.seeds]
+indices = [list(runs.seed).index(s) for s in seeds]
 with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s"]):
     polished, summary, certificate = polish_fit(
         arrays,
         LatentTask(**checkpoint["config"]["task"]),
         checkpoint["config"]["fit"],
         snakemake.params.iterations,
-        index,
+        indices,
         snakemake.params.device,
     )
-    run = runs.iloc[[index]].reset_index(drop=True)
+    run = runs.iloc[indices].reset_index(drop=True)
     summary = pd.concat(
         [
             run[["seed", "init_seed", "depth", "n_train"]],
@@ -37,12 +38,13 @@ with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s
         ],
         axis=1,
     )
-    certificate = certificate.assign(seed=seed)
+    certificate = certificate.assign(seed=[int(runs.seed[i]) for i in certificate["index"]])
     print(certificate.to_string(), file=sys.stderr)
+    saved_seeds = [checkpoint["seed"][i] for i in indices]
     save_checkpoint(
         snakemake.output.checkpoint,
         config=checkpoint["config"] | {"polish_iterations": snakemake.params.iterations},
-        seed=checkpoint["seed"][index],
+        seed=saved_seeds[0] if len(saved_seeds) == 1 else saved_seeds,
         arrays=polished,
     )
     write_table(summary, snakemake.output.runs)
