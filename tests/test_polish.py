@@ -215,20 +215,13 @@ def _depth_sweep(certified):
 
 
 def ledger_readings(claim_id):
-    from conftest import REPO
-
-    from l2relu.registry import registry_files
-
-    return load_registry(registry_files(REPO / "workflow/claims"))[claim_id].every_reading
+    return load_registry(registry_files_of_repo())[claim_id].every_reading
 
 
 def test_a_depth_seed_with_an_uncertified_network_is_left_out_of_the_rows_about_minima():
-    from conftest import REPO
-
     from l2relu.jacot2023 import ledger
-    from l2relu.registry import registry_files
 
-    registry = load_registry(registry_files(REPO / "workflow/claims"))
+    registry = load_registry(registry_files_of_repo())
     registry = {k: c for k, c in registry.items() if c.target == "jacot2023_depth"}
     everywhere = _depth_sweep(lambda n, d, s: True)
     # seed 1's depth-8 network at N = 500 still descends, and at N = 100 seeds 0 and 2 do too
@@ -271,3 +264,62 @@ def _one_reading(sweep):
 def judged_check(measurements, registry):
     check = {ledger_id: registry[ledger_id] for ledger_id in {m.claim_id for m in measurements}}
     return claims.evaluate(check, measurements)
+
+
+def test_polishing_the_plateau_lowers_every_width_and_certifies_both_networks():
+    import numpy as np
+
+    from l2relu.jacot2022.polishing import polish_plateau
+    from l2relu.jacot2022.theory import PlateauConfig, train_plateau
+
+    cfg = PlateauConfig("onehot", 6, 3, (1, 2, 3, 4), 1e-3, 2, 100, 0)
+    losses, networks = train_plateau(cfg)
+    table, polished, certificate = polish_plateau(cfg, networks, losses, 200)
+    assert list(table.width) == [1, 2, 3, 4]
+    # a strong-Wolfe line search only accepts steps that lower the objective
+    assert (table.objective.to_numpy() <= losses.objective.to_numpy() * (1 + 1e-12)).all()
+    assert (table.objective < losses.objective).any()
+    assert sorted(polished) == sorted(networks)
+    assert len(certificate) == 2 * 4 and set(certificate.network) == {"schedule", "polished"}
+    # the polished network's certificate reads the objective the table holds
+    after = certificate[certificate.network == "polished"].sort_values("width")
+    np.testing.assert_allclose(after.objective, table.objective, rtol=1e-12)
+
+
+def test_a_plateau_seed_with_an_uncertified_width_is_left_out_of_the_polished_onsets():
+    from l2relu.jacot2022 import ledger
+
+    registry = load_registry(registry_files_of_repo())
+    registry = {k: c for k, c in registry.items() if k == ledger.ONSET_IDS["onehot"]}
+    onsets = pd.DataFrame(
+        {"setting": "onehot", "N": 6, "seed": [0, 1, 2], "onset": 3, "expected": 3}
+    )
+    readings = [(r.name, onsets) for r in registry[ledger.ONSET_IDS["onehot"]].every_reading]
+    falls = pd.DataFrame(
+        [
+            {"setting": "onehot", "N": 6, "seed": s, "width": w, "fall": 0.0}
+            for s in range(3)
+            for w in range(1, 5)
+        ]
+    )
+    bar = 1e-4
+    every = ledger.plateau_certified(falls, bar)
+    one_open = ledger.plateau_certified(falls.assign(fall=[0.0] * 11 + [math.inf]), bar)
+    assert list(every) == [True] * 3 and list(one_open) == [True, True, False]
+    schedule = ledger.onset_claims(readings)
+    read = claims.evaluate_networks(registry, schedule, ledger.onset_claims(readings, every))
+    assert set(read.status) == {"pass"} and set(read.n_excluded) == {0}
+    read = claims.evaluate_networks(registry, schedule, ledger.onset_claims(readings, one_open))
+    assert set(read.n_excluded) == {1} and set(read.status) == {"inconclusive"}
+    assert set(read.other_status) == {"pass"}
+    # the check: one width's network above the bar, or stalled, and the data set is not certified
+    check = ledger.plateau_certificate_claims(falls.assign(fall=[0.0] * 11 + [2e-4]), bar)
+    assert check[0].values[-1] == 2e-4 and check[0].detail == "not certified at width 4"
+
+
+def registry_files_of_repo():
+    from conftest import REPO
+
+    from l2relu.registry import registry_files
+
+    return registry_files(REPO / "workflow/claims")

@@ -19,6 +19,26 @@ _J22_PLATEAU_JOBS = [
     for seeds in J22_PLATEAU_SEEDS
 ]
 J22_PLATEAU_JOBS = dict(zip(("setting", "n", "lam", "seeds"), map(list, zip(*_J22_PLATEAU_JOBS))))
+J22_PLATEAU_WILDCARDS = {
+    "setting": "|".join(J22_PLATEAU_N),
+    "n": "|".join(str(n) for ns in J22_PLATEAU_N.values() for n in ns),
+    "lam": re.escape(fmt_lam(J22_THEORY["lam"])),
+    "seeds": "|".join(J22_PLATEAU_SEEDS),
+}
+
+# a plateau job's PlateauConfig fields, from its wildcards (its training and its polish)
+J22_PLATEAU_CONFIG = lambda wc: {
+    "setting": wc.setting,
+    "n": int(wc.n),
+    "classes": J22_THEORY["onehot_classes"],
+    "widths": plateau_widths(wc.setting, int(wc.n), J22_THEORY["onehot_classes"]),
+    "lam": J22_THEORY["lam"],
+    "restarts": J22_THEORY["restarts"],
+    "steps": J22_THEORY["steps"],
+    "seed": int(wc.seeds.split("-")[0]),
+}
+
+
 J22_PROPOSITIONS = {
     k: f"results/jacot2022/theory/{k}.csv"
     for k in (
@@ -67,10 +87,7 @@ rule train_jacot2022_plateau:
     benchmark:
         job_benchmark("train_jacot2022_plateau", J22_PLATEAU_RUN)
     wildcard_constraints:
-        setting="|".join(J22_PLATEAU_N),
-        n="|".join(str(n) for ns in J22_PLATEAU_N.values() for n in ns),
-        lam=re.escape(fmt_lam(J22_THEORY["lam"])),
-        seeds="|".join(J22_PLATEAU_SEEDS),
+        **J22_PLATEAU_WILDCARDS,
     conda:
         ENV
     threads: 1
@@ -78,18 +95,40 @@ rule train_jacot2022_plateau:
         **training_resources("train_jacot2022_plateau"),
     params:
         resume=resume_dir,
-        config=lambda wc: {
-            "setting": wc.setting,
-            "n": int(wc.n),
-            "classes": J22_THEORY["onehot_classes"],
-            "widths": plateau_widths(wc.setting, int(wc.n), J22_THEORY["onehot_classes"]),
-            "lam": J22_THEORY["lam"],
-            "restarts": J22_THEORY["restarts"],
-            "steps": J22_THEORY["steps"],
-            "seed": int(wc.seeds.split("-")[0]),
-        },
+        config=J22_PLATEAU_CONFIG,
     script:
         "../scripts/train_jacot2022_plateau.py"
+
+
+# Each plateau job's networks carried on to a stationary point of their objective: the onsets
+# of Props. 14-15, statements about global minima, read these beside the schedule's.
+J22_PLATEAU_POLISHED = f"{J22_PLATEAU_RUN}/polish{J22_THEORY['polish_iterations']}"
+
+
+rule polish_jacot2022_plateau:
+    input:
+        losses=rules.train_jacot2022_plateau.output.losses,
+        networks=rules.train_jacot2022_plateau.output.networks,
+        code=script_code("polish_jacot2022_plateau"),
+    output:
+        losses=f"results/{J22_PLATEAU_POLISHED}/losses.csv",
+        networks=f"results/{J22_PLATEAU_POLISHED}/networks.npz",
+        certificate=f"results/{J22_PLATEAU_POLISHED}/certificate.csv",
+    log:
+        job_log(f"{J22_PLATEAU_POLISHED}/polish"),
+    benchmark:
+        job_benchmark("polish_jacot2022_plateau", f"{J22_PLATEAU_POLISHED}/polish")
+    wildcard_constraints:
+        **J22_PLATEAU_WILDCARDS,
+    conda:
+        ENV
+    threads: 1
+    params:
+        resume=resume_dir,
+        config=J22_PLATEAU_CONFIG,
+        iterations=J22_THEORY["polish_iterations"],
+    script:
+        "../scripts/polish_jacot2022_plateau.py"
 
 
 rule aggregate_jacot2022_theory:
@@ -98,10 +137,17 @@ rule aggregate_jacot2022_theory:
         registry=claims_registry("jacot2022_theory"),
         plateaus=expand(rules.train_jacot2022_plateau.output.losses, zip, **J22_PLATEAU_JOBS),
         networks=expand(rules.train_jacot2022_plateau.output.networks, zip, **J22_PLATEAU_JOBS),
+        polished=expand(rules.polish_jacot2022_plateau.output.losses, zip, **J22_PLATEAU_JOBS),
+        certificates=expand(
+            rules.polish_jacot2022_plateau.output.certificate, zip, **J22_PLATEAU_JOBS
+        ),
         code=script_code("aggregate_jacot2022_theory"),
     output:
         plateau="results/jacot2022/theory/plateau.csv",
         onsets="results/jacot2022/theory/onsets.csv",
+        polished_onsets=(
+            f"results/jacot2022/theory/onsets_polished{J22_THEORY['polish_iterations']}.csv"
+        ),
         compression="results/jacot2022/theory/compression.csv",
         claims=claims_rows("jacot2022_theory"),
     log:

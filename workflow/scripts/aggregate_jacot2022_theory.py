@@ -1,4 +1,5 @@
-"""Collect jacot2022's proposition checks and plateaus; measure their claims."""
+"""Collect jacot2022's proposition checks and plateaus; measure their claims, the plateau onsets
+on the schedule's networks and on the same networks polished."""
 
 import sys
 
@@ -6,7 +7,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import evaluate  # noqa: E402
+from l2relu.claims import evaluate_networks  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2022 import ledger, theory  # noqa: E402
 from l2relu.plateau import with_running_best  # noqa: E402
@@ -39,4 +40,14 @@ measurements += ledger.compression_claims(compressed, onsets, registry)
 write_table(with_running_best(losses, [*theory.CURVE, "seed"]), snakemake.output.plateau)
 write_table(onsets, snakemake.output.onsets)
 write_table(compressed, snakemake.output.compression)
-write_table(evaluate(registry, measurements), snakemake.output.claims)
+# the onsets again on every width's network polished, each seed read where all are certified
+bar = registry[ledger.PLATEAU_CERTIFIED].criterion.bounds()[1]
+falls = ledger.plateau_falls(pd.concat(map(pd.read_csv, snakemake.input.certificates)))
+measurements += ledger.plateau_certificate_claims(falls, bar)
+polished_losses = pd.concat(map(pd.read_csv, snakemake.input.polished), ignore_index=True)
+polished_readings, polished_onsets = ledger.onset_readings(
+    polished_losses, registry, p.onehot_classes
+)
+write_table(polished_onsets, snakemake.output.polished_onsets)
+polished = ledger.onset_claims(polished_readings, ledger.plateau_certified(falls, bar))
+write_table(evaluate_networks(registry, measurements, polished), snakemake.output.claims)

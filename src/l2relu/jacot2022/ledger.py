@@ -4,6 +4,7 @@
 import numpy as np
 import pandas as pd
 
+from l2relu import stationarity
 from l2relu.claims import diverged_runs, measured
 from l2relu.jacot2022 import theory
 from l2relu.plateau import plateau_onset, plateau_onset_on_log_scale, rise_beyond_spread
@@ -86,11 +87,7 @@ def theory_claims(
                 reading=reading.name,
             )
         )
-    for reading, onsets in onset_readings:
-        for (setting, n), r in onsets.groupby(["setting", "N"], sort=True):
-            r = r.sort_values("seed")
-            ref = 4 * n if setting == "oned" else r.expected.iloc[0]
-            ms.append(measured(ONSET_IDS[setting], list(r.onset), f"N = {n}", ref, "", reading))
+    ms += onset_claims(onset_readings)
     for n, r in plateau_levels.groupby("N", sort=True):
         r = r.sort_values("seed")
         ms.append(
@@ -98,6 +95,57 @@ def theory_claims(
                 "jacot2022.theory.remark23_plateau_level", list(r.level / lam), f"N = {n}", ref=n**2
             )
         )
+    return ms
+
+
+def onset_claims(onset_readings, certified: pd.DataFrame | None = None) -> list:
+    """Per setting, N and reading, every seed's plateau onset (`onset_readings` as
+    onset_readings returns them). With `certified` (per setting, N and seed: whether every
+    width's network is certified stationary, plateau_certified), on polished networks, each
+    measurement carries that as the precondition `stationary`."""
+    ms = []
+    for reading, onsets in onset_readings:
+        for (setting, n), r in onsets.groupby(["setting", "N"], sort=True):
+            r = r.sort_values("seed")
+            ref = 4 * n if setting == "oned" else r.expected.iloc[0]
+            meets = None
+            if certified is not None:
+                keys = zip([setting] * len(r), [n] * len(r), r.seed, strict=True)
+                meets = {"stationary": [bool(certified.get(k, False)) for k in keys]}
+            ms.append(
+                measured(ONSET_IDS[setting], list(r.onset), f"N = {n}", ref, "", reading, meets)
+            )
+    return ms
+
+
+PLATEAU_CERTIFIED = "jacot2022.theory.polished_stationary"
+
+
+def plateau_falls(certificates: pd.DataFrame) -> pd.DataFrame:
+    """One row per polished network of the plateau runs (setting, N, seed, width) with its fall
+    over the polish's second half (infinite where it stalled: stationarity.settled_falls)."""
+    polished = certificates[certificates.network == "polished"].sort_values(
+        ["setting", "N", "seed", "width"]
+    )
+    return polished.assign(fall=stationarity.settled_falls(polished))[
+        ["setting", "N", "seed", "width", "fall"]
+    ]
+
+
+def plateau_certified(falls: pd.DataFrame, bar: float) -> pd.Series:
+    """Per (setting, N, seed): whether every width's polished network falls by at most `bar`."""
+    return (falls.fall <= bar).groupby([falls.setting, falls.N, falls.seed]).all()
+
+
+def plateau_certificate_claims(falls: pd.DataFrame, bar: float) -> list:
+    """Per setting and N, every width's and seed's polished network's fall (the check's bar is
+    the entry's criterion); the detail names the widths with a network above it."""
+    ms = []
+    for (setting, n), r in falls.groupby(["setting", "N"], sort=True):
+        open_widths = sorted(r[~(r.fall <= bar)].width.unique())
+        detail = "not certified at width " + ", ".join(map(str, open_widths)) if open_widths else ""
+        case = f"{setting}, N = {n}, {r.width.nunique()} widths x {r.seed.nunique()} seeds"
+        ms.append(measured(PLATEAU_CERTIFIED, list(r.fall), case, detail=detail))
     return ms
 
 
