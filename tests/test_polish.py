@@ -323,3 +323,50 @@ def registry_files_of_repo():
     from l2relu.registry import registry_files
 
     return registry_files(REPO / "workflow/claims")
+
+
+def test_a_fig2_trial_with_an_uncertified_width_is_left_out_of_the_minimum_against_width():
+    from l2relu.jacot2022 import ledger
+
+    registry = load_registry(registry_files_of_repo())
+    registry = {k: c for k, c in registry.items() if k == ledger.NONINCREASING}
+    widths = [1, 2, 4, 8]
+    runs = pd.DataFrame(
+        [
+            {"dataset": "teacher", "lam": 1e-6, "width": w, "trial": t, "objective": 1.0 / w}
+            | {"test_loss": 0.1}
+            for t in range(3)
+            for w in widths
+        ]
+    ).assign(diverged=False, diverged_step=-1)
+    falls = runs[["dataset", "lam", "trial", "width"]].assign(fall=0.0)
+    falls.loc[(falls.trial == 2) & (falls.width == 8), "fall"] = 0.01  # still descending
+    certified = ledger.fig2_certified(falls, 1e-3)
+    assert certified == {("teacher", 1e-6, 0): True, ("teacher", 1e-6, 1): True,
+                         ("teacher", 1e-6, 2): False}  # fmt: skip
+    polished = [m for m in ledger.fig2_claims(runs, [], [], certified)
+                if m.claim_id == ledger.NONINCREASING]  # fmt: skip
+    schedule = [m for m in ledger.fig2_claims(runs, [], []) if m.claim_id == ledger.NONINCREASING]
+    row = claims.evaluate_networks(registry, schedule, polished).iloc[0]
+    assert (row.status, row.n_excluded, row.other_status) == ("inconclusive", 1, "pass")
+    check = ledger.fig2_certificate_claims(falls)
+    assert len(check) == 1 and sorted(check[0].values)[-1] == 0.01
+
+
+def test_polishing_a_fig2_width_lowers_each_networks_objective_and_keeps_its_rows():
+    import numpy as np
+
+    from l2relu.jacot2022.fig2 import Fig2Config, polish_width, teacher_data, train_width
+
+    data = teacher_data(40, 20, (5, 6, 3), 0)
+    cfg = Fig2Config("teacher", 4, (1e-3, 1e-4), 2, 1.0, 200, 1e-2, 50, 0.05, 0, 0, "float64")
+    runs, model = train_width(cfg, data, device="cpu")
+    table, arrays, certificate = polish_width(
+        "teacher", data, runs, engine.stacked_arrays(model), 50
+    )
+    assert list(table.lam) == list(runs.lam) and list(table.trial) == list(runs.trial)
+    assert (table.objective.to_numpy() <= runs.objective.to_numpy() * (1 + 1e-9)).all()
+    after = certificate[certificate.network == "polished"]
+    np.testing.assert_allclose(after.objective, table.objective, rtol=1e-12)
+    assert list(after.lam) == list(runs.lam)  # each certificate row names its network
+    assert arrays["w1"].shape[0] == len(runs)

@@ -1,5 +1,6 @@
 """Collect jacot2022's Fig. 2 sweep; measure its plateau onsets, test-to-training loss ratios
-and App. A's GD against Adam per trial."""
+and App. A's GD against Adam per trial; the statements about trained networks read on the
+schedule's networks and on the same networks polished."""
 
 import sys
 
@@ -7,7 +8,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import evaluate  # noqa: E402
+from l2relu.claims import evaluate_networks  # noqa: E402
 from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2022 import fig2, ledger  # noqa: E402
 from l2relu.registry import load_registry  # noqa: E402
@@ -21,6 +22,17 @@ measurements = ledger.fig2_claims(
 )
 measurements += ledger.easier_claims(runs, registry[ledger.EASIER].every_reading)
 measurements += ledger.gd_lower_claims(runs)
+certificates = pd.concat(map(pd.read_csv, snakemake.input.certificates))
+falls = ledger.polished_falls(certificates, ledger.FIG2_NETWORK)
+measurements += ledger.fig2_certificate_claims(falls)
+bar = registry[ledger.FIG2_CERTIFIED].criterion.bounds()[1]
+polished = ledger.fig2_claims(
+    pd.concat(map(pd.read_csv, snakemake.input.polished), ignore_index=True),
+    registry[ledger.ONSET_FIG2].every_reading,
+    registry[ledger.TEST_BELOW_TRAIN].every_reading,
+    ledger.fig2_certified(falls, bar),
+)
 write_table(fig2.curves(runs), snakemake.output.curves)
 write_table(fig2.diverged_runs(runs), snakemake.output.diverged)
-write_table(evaluate(registry, measurements), snakemake.output.claims)
+rows = evaluate_networks(registry, measurements, polished)
+write_table(rows, snakemake.output.claims)

@@ -42,7 +42,8 @@ write_table(onsets, snakemake.output.onsets)
 write_table(compressed, snakemake.output.compression)
 # the onsets again on every width's network polished, each seed read where all are certified
 bar = registry[ledger.PLATEAU_CERTIFIED].criterion.bounds()[1]
-falls = ledger.plateau_falls(pd.concat(map(pd.read_csv, snakemake.input.certificates)))
+certificates = pd.concat(map(pd.read_csv, snakemake.input.certificates))
+falls = ledger.polished_falls(certificates, ledger.PLATEAU_NETWORK)
 measurements += ledger.plateau_certificate_claims(falls, bar)
 polished_losses = pd.concat(map(pd.read_csv, snakemake.input.polished), ignore_index=True)
 polished_readings, polished_onsets = ledger.onset_readings(

@@ -63,6 +63,12 @@ def _targets(data: dict, dataset: str, split: str, dtype) -> torch.Tensor:
 
 def run(cfg: Fig2Config, data: dict, device="auto", log=None) -> pd.DataFrame:
     """Train every (lambda, trial) network of one width together; one row per network."""
+    return train_width(cfg, data, device, log)[0]
+
+
+def train_width(cfg: Fig2Config, data: dict, device="auto", log=None):
+    """run()'s table, and the networks it describes (App. A's Adam then GD, one per row, in the
+    table's order)."""
     dev = engine.pick_device(device)
     dtype = getattr(torch, cfg.dtype)
     if dtype == torch.float32:
@@ -105,7 +111,7 @@ def run(cfg: Fig2Config, data: dict, device="auto", log=None) -> pd.DataFrame:
         adam_on = train(adam_only, engine.Phase("adam", cfg.adam_lr, cfg.gd_steps))
     with torch.no_grad():
         test = engine.network_losses(model.forward(x_test), y_test.to(dev), loss).cpu().numpy()
-    return pd.DataFrame(
+    table = pd.DataFrame(
         {
             "dataset": cfg.dataset,
             "width": cfg.width,
@@ -118,6 +124,40 @@ def run(cfg: Fig2Config, data: dict, device="auto", log=None) -> pd.DataFrame:
             **result.record(),
         }
     )
+    return table, model
+
+
+def polish_width(dataset: str, data: dict, runs: pd.DataFrame, arrays: dict, iterations: int):
+    """One width's trained networks (`arrays`, one per row of its `runs`) polished to a
+    stationary point of their objective, each alone, in float64 on the CPU (l2relu.polish).
+    Returns `runs` with the polished networks' objective, training and test losses, the
+    polished networks' arrays, and the certificate of both networks of each row (column
+    `network`; `lam` and `trial` name the row)."""
+    from l2relu import polish
+
+    loss = "cross_entropy" if dataset == "mnist" else "mse"
+    x = torch.tensor(data["x_train"].T, dtype=torch.float64)
+    x_test = torch.tensor(data["x_test"].T, dtype=torch.float64)
+    y = _targets(data, dataset, "train", torch.float64)
+    y_test = _targets(data, dataset, "test", torch.float64)
+    depth = sum(1 for k in arrays if k.startswith("w"))
+    model = engine.BatchedMLP.from_weights(
+        [torch.as_tensor(arrays[f"w{i + 1}"]).double() for i in range(depth)],
+        [torch.as_tensor(arrays[f"b{i + 1}"]).double() for i in range(depth)],
+        bias=True,
+    )
+    lams = runs.lam.to_numpy()
+    settings = polish.PolishConfig(
+        iterations, loss, log_every=max(1, iterations // 4), device="cpu"
+    )
+    polished, after, both = polish.polish_and_certify(model, x, y, lams, settings)
+    with torch.no_grad():
+        test = engine.network_losses(polished.forward(x_test), y_test, loss).numpy()
+    table = runs.assign(objective=after.objective, train_loss=after.loss, test_loss=test)
+    rows = runs[["lam", "trial"]].reset_index(drop=True)
+    certificate = both.join(rows, on="index")
+    table = table.assign(device="cpu", dtype="float64")
+    return table, engine.stacked_arrays(polished), certificate
 
 
 def diverged_runs(runs: pd.DataFrame) -> pd.DataFrame:

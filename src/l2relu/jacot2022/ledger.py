@@ -121,15 +121,16 @@ def onset_claims(onset_readings, certified: pd.DataFrame | None = None) -> list:
 PLATEAU_CERTIFIED = "jacot2022.theory.polished_stationary"
 
 
-def plateau_falls(certificates: pd.DataFrame) -> pd.DataFrame:
-    """One row per polished network of the plateau runs (setting, N, seed, width) with its fall
-    over the polish's second half (infinite where it stalled: stationarity.settled_falls)."""
-    polished = certificates[certificates.network == "polished"].sort_values(
-        ["setting", "N", "seed", "width"]
-    )
-    return polished.assign(fall=stationarity.settled_falls(polished))[
-        ["setting", "N", "seed", "width", "fall"]
-    ]
+PLATEAU_NETWORK = ["setting", "N", "seed", "width"]
+FIG2_NETWORK = ["dataset", "lam", "trial", "width"]
+
+
+def polished_falls(certificates: pd.DataFrame, keys: list) -> pd.DataFrame:
+    """One row per polished network of `certificates` (named by `keys`: PLATEAU_NETWORK,
+    FIG2_NETWORK) with its fall over the polish's second half (infinite where it stalled:
+    stationarity.settled_falls)."""
+    polished = certificates[certificates.network == "polished"].sort_values(keys)
+    return polished.assign(fall=stationarity.settled_falls(polished))[[*keys, "fall"]]
 
 
 def plateau_certified(falls: pd.DataFrame, bar: float) -> pd.Series:
@@ -205,12 +206,18 @@ def _shares_text(shares) -> str:
     return ", ".join(f"{v:.2f}" for v in shares)
 
 
-def fig2_claims(runs: pd.DataFrame, onset_readings, ratio_readings):
+NONINCREASING = "jacot2022.fig2.train_loss_nonincreasing"
+
+
+def fig2_claims(runs: pd.DataFrame, onset_readings, ratio_readings, certified=None):
     """Per curve (data set, lambda) and per trial: the plateau onset under each of
     `onset_readings` (the onset entry's readings, _fig2_onset's parameters), and the largest rise
     of the trial's training loss from one width to the next beyond the spread of the trials at
     the wider width (the training noise); on the teacher's curve (the figure's right panel), the
-    test-to-training loss ratio under each of `ratio_readings` (_test_over_train's parameters)."""
+    test-to-training loss ratio under each of `ratio_readings` (_test_over_train's parameters).
+    With `certified` ({(data set, lambda, trial): every width's network certified stationary},
+    fig2_certified), on polished networks, the rise carries it as the precondition
+    `stationary`."""
     ms = []
     for (dataset, lam), curve in runs.groupby(["dataset", "lam"], sort=True):
         case = f"{dataset}, lambda = {lam:g}"
@@ -225,8 +232,34 @@ def fig2_claims(runs: pd.DataFrame, onset_readings, ratio_readings):
                 ms.append(measured(TEST_BELOW_TRAIN, ratios, case, reading=reading.name))
         spread = curve.groupby("width").objective.agg(lambda o: np.ptp(np.log10(o)))
         rises = [rise_beyond_spread(t.objective, spread.loc[t.width].to_numpy()) for t in trials]
-        ms.append(measured("jacot2022.fig2.train_loss_nonincreasing", rises, case))
+        meets = None
+        if certified is not None:
+            keys = [(dataset, lam, trial) for trial, _ in curve.groupby("trial", sort=True)]
+            meets = {"stationary": [bool(certified.get(k, False)) for k in keys]}
+        ms.append(measured(NONINCREASING, rises, case, meets=meets))
     ms.append(diverged_runs("jacot2022.fig2.no_divergence", runs))
+    return ms
+
+
+FIG2_CERTIFIED = "jacot2022.fig2.polished_stationary"
+
+
+def fig2_certified(falls: pd.DataFrame, bar: float) -> dict:
+    """{(data set, lambda, trial): whether every width's polished network falls by at most
+    `bar`}."""
+    held = (falls.fall <= bar).groupby([falls.dataset, falls.lam, falls.trial]).all()
+    return {(d, float(lam), int(t)): bool(v) for (d, lam, t), v in held.items()}
+
+
+def fig2_certificate_claims(falls: pd.DataFrame) -> list:
+    """Per curve (data set, lambda), every width's and trial's polished network's fall (the
+    check's bar is the entry's criterion)."""
+    ms = []
+    for (dataset, lam), r in falls.groupby(["dataset", "lam"], sort=True):
+        case = (
+            f"{dataset}, lambda = {lam:g}, {r.width.nunique()} widths x {r.trial.nunique()} trials"
+        )
+        ms.append(measured(FIG2_CERTIFIED, list(r.fall), case))
     return ms
 
 
