@@ -370,3 +370,21 @@ def test_polishing_a_fig2_width_lowers_each_networks_objective_and_keeps_its_row
     np.testing.assert_allclose(after.objective, table.objective, rtol=1e-12)
     assert list(after.lam) == list(runs.lam)  # each certificate row names its network
     assert arrays["w1"].shape[0] == len(runs)
+
+
+def test_a_plateau_width_with_no_network_leaves_its_seed_uncertified():
+    from l2relu.jacot2022 import ledger
+    from l2relu.jacot2022.polishing import polish_plateau
+    from l2relu.jacot2022.theory import PlateauConfig, train_plateau
+
+    cfg = PlateauConfig("onehot", 6, 3, (1, 2, 3), 1e-3, 2, 50, 0)
+    losses, networks = train_plateau(cfg)
+    gone = {k: v for k, v in networks.items() if not k.startswith("width3_")}  # all diverged
+    _, _, certificate = polish_plateau(cfg, gone, losses, 20)
+    falls = ledger.polished_falls(
+        certificate.assign(setting="onehot", N=6, seed=0), ledger.PLATEAU_NETWORK
+    )
+    assert list(falls.width) == [1, 2, 3]
+    assert not ledger.plateau_certified(falls, 1.0).iloc[0]  # any bar: width 3 has no fall
+    with pytest.raises(ValueError, match="no certificate"):
+        ledger._certified({("onehot", 6, 0): True}, [("onehot", 6, 1)])

@@ -111,11 +111,21 @@ def onset_claims(onset_readings, certified: pd.DataFrame | None = None) -> list:
             meets = None
             if certified is not None:
                 keys = zip([setting] * len(r), [n] * len(r), r.seed, strict=True)
-                meets = {"stationary": [bool(certified.get(k, False)) for k in keys]}
+                meets = {"stationary": _certified(certified, keys)}
             ms.append(
                 measured(ONSET_IDS[setting], list(r.onset), f"N = {n}", ref, "", reading, meets)
             )
     return ms
+
+
+def _certified(certified, keys) -> list[bool]:
+    """Whether each network set `keys` names is certified; one with no certificate at all is an
+    error, never read as uncertified."""
+    keys = list(keys)
+    missing = [k for k in keys if k not in certified]
+    if missing:
+        raise ValueError(f"no certificate read for {missing}")
+    return [bool(certified[k]) for k in keys]
 
 
 PLATEAU_CERTIFIED = "jacot2022.theory.polished_stationary"
@@ -235,7 +245,7 @@ def fig2_claims(runs: pd.DataFrame, onset_readings, ratio_readings, certified=No
         meets = None
         if certified is not None:
             keys = [(dataset, lam, trial) for trial, _ in curve.groupby("trial", sort=True)]
-            meets = {"stationary": [bool(certified.get(k, False)) for k in keys]}
+            meets = {"stationary": _certified(certified, keys)}
         ms.append(measured(NONINCREASING, rises, case, meets=meets))
     ms.append(diverged_runs("jacot2022.fig2.no_divergence", runs))
     return ms

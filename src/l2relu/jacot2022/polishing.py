@@ -26,6 +26,13 @@ def _width_network(networks, width: int, bias: bool) -> engine.BatchedMLP | None
     return engine.BatchedMLP.from_weights(stacked("w"), stacked("b") if bias else (), bias=bias)
 
 
+def _nothing_polished(width: int) -> pd.DataFrame:
+    """A width with no network: certificate rows whose fall is unknown (NaN), so that no
+    certificate bar holds there and its seed is not read as certified."""
+    row = {"objective": np.nan, "fall_last_half": np.nan, "stalled": False, "width": width}
+    return pd.DataFrame([row | {"network": "schedule"}, row | {"network": "polished"}])
+
+
 def polish_plateau(cfg: PlateauConfig, networks, losses: pd.DataFrame, iterations: int):
     """Every width's saved network polished alone, on the CPU (networks of a few neurons: a GPU
     only adds latency). Returns the plateau's table as training wrote it (`losses`, one row per
@@ -40,8 +47,9 @@ def polish_plateau(cfg: PlateauConfig, networks, losses: pd.DataFrame, iteration
     objectives, certificates, arrays = [], [], {}
     for width in losses.width:
         model = _width_network(networks, int(width), bias)
-        if model is None:  # every restart diverged: nothing to polish
+        if model is None:  # every restart diverged: nothing to polish, nothing certified
             objectives.append(np.nan)
+            certificates.append(_nothing_polished(int(width)))
             continue
         polished, after, both = polish.polish_and_certify(model, x, y, cfg.lam, settings)
         objectives.append(float(after.objective.iloc[0]))
