@@ -303,9 +303,12 @@ def test_a_plateau_seed_with_an_uncertified_width_is_left_out_of_the_polished_on
         ]
     )
     bar = 1e-4
-    every = ledger.plateau_certified(falls, bar)
-    one_open = ledger.plateau_certified(falls.assign(fall=[0.0] * 11 + [math.inf]), bar)
-    assert list(every) == [True] * 3 and list(one_open) == [True, True, False]
+    every = ledger.certified(falls, ledger.PLATEAU_NETWORK, bar)
+    one_open = ledger.certified(
+        falls.assign(fall=[0.0] * 11 + [math.inf]), ledger.PLATEAU_NETWORK, bar
+    )
+    assert list(every.values()) == [True] * 3
+    assert list(one_open.values()) == [True, True, False]
     schedule = ledger.onset_claims(readings)
     read = claims.evaluate_networks(registry, schedule, ledger.onset_claims(readings, every))
     assert set(read.status) == {"pass"} and set(read.n_excluded) == {0}
@@ -341,7 +344,7 @@ def test_a_fig2_trial_with_an_uncertified_width_is_left_out_of_the_minimum_again
     ).assign(diverged=False, diverged_step=-1)
     falls = runs[["dataset", "lam", "trial", "width"]].assign(fall=0.0)
     falls.loc[(falls.trial == 2) & (falls.width == 8), "fall"] = 0.01  # still descending
-    certified = ledger.fig2_certified(falls, 1e-3)
+    certified = ledger.certified(falls, ledger.FIG2_NETWORK, 1e-3)
     assert certified == {("teacher", 1e-6, 0): True, ("teacher", 1e-6, 1): True,
                          ("teacher", 1e-6, 2): False}  # fmt: skip
     polished = [m for m in ledger.fig2_claims(runs, [], [], certified)
@@ -385,6 +388,7 @@ def test_a_plateau_width_with_no_network_leaves_its_seed_uncertified():
         certificate.assign(setting="onehot", N=6, seed=0), ledger.PLATEAU_NETWORK
     )
     assert list(falls.width) == [1, 2, 3]
-    assert not ledger.plateau_certified(falls, 1.0).iloc[0]  # any bar: width 3 has no fall
+    # at any bar: width 3 has no fall
+    assert ledger.certified(falls, ledger.PLATEAU_NETWORK, 1.0) == {("onehot", 6, 0): False}
     with pytest.raises(ValueError, match="no certificate"):
         ledger._certified({("onehot", 6, 0): True}, [("onehot", 6, 1)])

@@ -30,7 +30,7 @@ polished = ledger.fig2_claims(
     pd.concat(map(pd.read_csv, snakemake.input.polished), ignore_index=True),
     registry[ledger.ONSET_FIG2].every_reading,
     registry[ledger.TEST_BELOW_TRAIN].every_reading,
-    ledger.fig2_certified(falls, bar),
+    ledger.certified(falls, ledger.FIG2_NETWORK, bar),
 )
 write_table(fig2.curves(runs), snakemake.output.curves)
 write_table(fig2.diverged_runs(runs), snakemake.output.diverged)

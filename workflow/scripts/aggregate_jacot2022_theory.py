@@ -50,5 +50,7 @@ polished_readings, polished_onsets = ledger.onset_readings(
     polished_losses, registry, p.onehot_classes
 )
 write_table(polished_onsets, snakemake.output.polished_onsets)
-polished = ledger.onset_claims(polished_readings, ledger.plateau_certified(falls, bar))
+polished = ledger.onset_claims(
+    polished_readings, ledger.certified(falls, ledger.PLATEAU_NETWORK, bar)
+)
 write_table(evaluate_networks(registry, measurements, polished), snakemake.output.claims)

@@ -101,7 +101,7 @@ def theory_claims(
 def onset_claims(onset_readings, certified: pd.DataFrame | None = None) -> list:
     """Per setting, N and reading, every seed's plateau onset (`onset_readings` as
     onset_readings returns them). With `certified` (per setting, N and seed: whether every
-    width's network is certified stationary, plateau_certified), on polished networks, each
+    width's network is certified stationary, certified()), on polished networks, each
     measurement carries that as the precondition `stationary`."""
     ms = []
     for reading, onsets in onset_readings:
@@ -143,9 +143,13 @@ def polished_falls(certificates: pd.DataFrame, keys: list) -> pd.DataFrame:
     return polished.assign(fall=stationarity.settled_falls(polished))[[*keys, "fall"]]
 
 
-def plateau_certified(falls: pd.DataFrame, bar: float) -> pd.Series:
-    """Per (setting, N, seed): whether every width's polished network falls by at most `bar`."""
-    return (falls.fall <= bar).groupby([falls.setting, falls.N, falls.seed]).all()
+def certified(falls: pd.DataFrame, keys: list, bar: float) -> dict:
+    """{a network set (polished_falls' `keys` but the width, as a tuple of plain values): whether
+    every width's polished network falls by at most `bar`}: a plateau seed, a Fig. 2 trial."""
+    sets = [k for k in keys if k != "width"]
+    held = (falls.fall <= bar).groupby([falls[k] for k in sets]).all()
+    plain = lambda key: tuple(v.item() if isinstance(v, np.generic) else v for v in key)  # noqa: E731
+    return {plain(key): bool(v) for key, v in held.items()}
 
 
 def plateau_certificate_claims(falls: pd.DataFrame, bar: float) -> list:
@@ -226,7 +230,7 @@ def fig2_claims(runs: pd.DataFrame, onset_readings, ratio_readings, certified=No
     the wider width (the training noise); on the teacher's curve (the figure's right panel), the
     test-to-training loss ratio under each of `ratio_readings` (_test_over_train's parameters).
     With `certified` ({(data set, lambda, trial): every width's network certified stationary},
-    fig2_certified), on polished networks, the rise carries it as the precondition
+    certified()), on polished networks, the rise carries it as the precondition
     `stationary`."""
     ms = []
     for (dataset, lam), curve in runs.groupby(["dataset", "lam"], sort=True):
@@ -252,13 +256,6 @@ def fig2_claims(runs: pd.DataFrame, onset_readings, ratio_readings, certified=No
 
 
 FIG2_CERTIFIED = "jacot2022.fig2.polished_stationary"
-
-
-def fig2_certified(falls: pd.DataFrame, bar: float) -> dict:
-    """{(data set, lambda, trial): whether every width's polished network falls by at most
-    `bar`}."""
-    held = (falls.fall <= bar).groupby([falls.dataset, falls.lam, falls.trial]).all()
-    return {(d, float(lam), int(t)): bool(v) for (d, lam, t), v in held.items()}
 
 
 def fig2_certificate_claims(falls: pd.DataFrame) -> list:
