@@ -118,21 +118,22 @@ def training_jobs(c: dict) -> list[Job]:
                 "onehot": (n, th["onehot_classes"]),
                 "oned": (1, 1),
             }[setting]
-            # one job per data set: all its widths in one batch, padded to the widest
+            # one job per data set: all its widths in one batch, padded to the widest, every
+            # seed's batch in turn
             widths = plateau_widths(setting, n, th["onehot_classes"])
-            jobs += [
+            seeds = c["seeds"]
+            jobs.append(
                 Job(
                     "train_jacot2022_plateau",
                     "jacot2022_theory",
-                    f"{setting} N={n} seed {seed}",
+                    f"{setting} N={n}, {seeds} seeds in turn",
                     th["restarts"] * len(widths),
                     (d_in, max(widths), d_out),
                     n,
-                    (("adam", 2 * th["steps"], False), ("gd", th["steps"], False)),
+                    (("adam", 2 * th["steps"] * seeds, False), ("gd", th["steps"] * seeds, False)),
                     bias=setting == "oned",
                 )
-                for seed in range(c["seeds"])
-            ]
+            )
     ch = c["chen2024"]["theory"]
     for m, q in ch["dims"]:
         jobs.append(

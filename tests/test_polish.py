@@ -392,3 +392,63 @@ def test_a_plateau_width_with_no_network_leaves_its_seed_uncertified():
     assert ledger.certified(falls, ledger.PLATEAU_NETWORK, 1.0) == {("onehot", 6, 0): False}
     with pytest.raises(ValueError, match="no certificate"):
         ledger._certified({("onehot", 6, 0): True}, [("onehot", 6, 1)])
+
+
+def test_a_remark2_seed_with_an_uncertified_width_is_left_out_of_both_rows():
+    from l2relu.jacot2022.ledger import PLATEAU_NETWORK, certified
+    from l2relu.jacot2023 import ledger
+
+    registry = load_registry(registry_files_of_repo())
+    ids = (ledger.REMARK2_SMALLER, ledger.REMARK2_SUFFICES)
+    registry = {k: c for k, c in registry.items() if k in ids}
+    readings = registry[ledger.REMARK2_SMALLER].every_reading
+    # N = 2: N(N + 1) = 6; every seed's lowest loss reached at width 2, none lower past 6
+    widths = [1, 2, 3, 6, 12]
+    losses = pd.DataFrame(
+        [
+            {
+                "setting": "bipartite",
+                "N": 2,
+                "seed": s,
+                "width": w,
+                "objective": 2.0 if w == 1 else 1.0,
+            }
+            for s in (0, 8, 16)
+            for w in widths
+        ]
+    )
+    falls = losses[["setting", "N", "seed", "width"]].assign(fall=0.0)
+    every = certified(falls, PLATEAU_NETWORK, 1e-4)
+    one_open = certified(falls.assign(fall=[0.0] * 14 + [math.inf]), PLATEAU_NETWORK, 1e-4)
+    assert list(one_open.values()) == [True, True, False]
+    schedule = ledger.remark2_claims(losses, 2, 3, readings)
+    read = claims.evaluate_networks(
+        registry, schedule, ledger.remark2_claims(losses, 2, 3, readings, every)
+    )
+    assert set(read.status) == {"pass"} and set(read.n_excluded) == {0}
+    read = claims.evaluate_networks(
+        registry, schedule, ledger.remark2_claims(losses, 2, 3, readings, one_open)
+    )
+    assert set(read.n_excluded) == {1} and set(read.other_status) == {"pass"}
+    assert set(read.claim_id) == set(ids)
+    # a seed with no certificate at all is an error, never an uncertified seed
+    with pytest.raises(ValueError, match="no certificate"):
+        ledger.remark2_claims(losses, 2, 3, readings, {("bipartite", 2, 0): True})
+    check = ledger.remark2_certificate_claims(falls.assign(fall=[0.0] * 14 + [2e-4]), 2, 3)
+    assert check[0].values[-1] == 2e-4 and check[0].claim_id == ledger.REMARK2_CERTIFIED
+
+
+def test_polishing_a_deep_remark2_width_lowers_its_objective():
+    import numpy as np
+
+    from l2relu.jacot2022.polishing import polish_plateau
+    from l2relu.jacot2022.theory import PlateauConfig, train_plateau
+
+    # Remark 2's networks: depth 3 on X = I_N, Y = B_N
+    cfg = PlateauConfig("bipartite", 4, 0, (2, 6), 1e-3, 2, 100, 0, depth=3)
+    losses, networks = train_plateau(cfg)
+    table, polished, certificate = polish_plateau(cfg, networks, losses, 100)
+    assert (table.objective.to_numpy() <= losses.objective.to_numpy() * (1 + 1e-12)).all()
+    assert sorted(polished) == sorted(networks) and any(k.endswith("_w3") for k in polished)
+    after = certificate[certificate.network == "polished"].sort_values("width")
+    np.testing.assert_allclose(after.objective, table.objective, rtol=1e-12)

@@ -30,8 +30,9 @@ def test_every_training_rule_names_itself_for_its_benchmark_and_resources():
 
 
 def test_the_steps_a_job_asks_for_are_the_steps_its_training_runs():
-    """Where a rule's training builds its phases in code, the steps asked for are theirs (the
-    plateau sweep once asked for one phase of three: its paper-scale jobs ran past the ask)."""
+    """Where a rule's training builds its phases in code, the steps asked for are theirs, for
+    every seed the job trains in turn (the plateau sweep once asked for one phase of three: its
+    paper-scale jobs ran past the ask)."""
     from l2relu.configcheck import overlay
     from l2relu.jacot2022 import theory
     from l2relu.resources import steps_per_job
@@ -39,7 +40,8 @@ def test_the_steps_a_job_asks_for_are_the_steps_its_training_runs():
     config = yaml.safe_load((REPO / "config/config.yaml").read_text())
     paper = overlay(config, yaml.safe_load((REPO / "config/paper.yaml").read_text()))
     phases = theory.plateau_phases(paper["jacot2022"]["theory"]["steps"])
-    assert steps_per_job(paper)["train_jacot2022_plateau"] == sum(p.steps for p in phases)
+    seeds = paper["seeds"]
+    assert steps_per_job(paper)["train_jacot2022_plateau"] == seeds * sum(p.steps for p in phases)
 
 
 def test_the_measured_table_covers_every_training_rule_and_only_them():

@@ -26,13 +26,13 @@ def steps_per_job(config: dict) -> dict[str, int]:
         "train_jacot2022_fig2": max(
             fig2[data]["adam_steps"] + 2 * fig2[data]["gd_steps"] for data in ("mnist", "teacher")
         ),
-        # three phases of `steps` each (jacot2022.theory.plateau_phases)
-        "train_jacot2022_plateau": 3 * j22["theory"]["steps"],
+        # three phases of `steps` each (jacot2022.theory.plateau_phases), every seed in turn
+        "train_jacot2022_plateau": 3 * j22["theory"]["steps"] * config["seeds"],
         "train_chen2024_gd": chen["theory"]["gd_adam_steps"] + chen["theory"]["gd_steps"],
         "train_jacot2023_fig1": _phases(j23["fig1"]["phases"]),
         "train_jacot2023_depth": _phases(j23["depth"]["phases"]),
-        # jacot2022's plateau phases (three of `steps` each)
-        "train_jacot2023_remark2": 3 * j23["remark2"]["steps"],
+        # jacot2022's plateau phases (three of `steps` each), every seed in turn
+        "train_jacot2023_remark2": 3 * j23["remark2"]["steps"] * config["seeds"],
         "train_jacot2023_rank_study": _phases(j23["rank_study"]["phases"]),
         "train_jacot2023_rank_study_selected": _phases(j23["rank_study"]["phases"]),
         "train_jacot2023_fig2": _phases(j23["fig2"]["phases"]),

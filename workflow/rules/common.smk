@@ -393,6 +393,18 @@ def restart_sets(first, restarts):
     ]
 
 
+def per_seed_files(seed_sets, pattern):
+    """A job's file of each of its seeds (restart_sets' names), `pattern` filled but for the
+    job's own wildcards: one job trains its seeds in turn, each to its own files."""
+    return expand(pattern, seeds=seed_sets, allow_missing=True)
+
+
+def every_job_file(patterns, jobs):
+    """Every job's files of `patterns` (a rule's per_seed_files output), job by job (`jobs`: each
+    job's wildcards), each job's seeds in order."""
+    return [p.format(**job) for job in jobs for p in patterns]
+
+
 def seeds_from(first):
     """The seeds of an experiment whose first seed is `first`: config `seeds` of them, over
     which every empirical claim is measured."""

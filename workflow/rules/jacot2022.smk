@@ -7,26 +7,28 @@ J22_PLATEAU_N = {
     "onehot": J22_THEORY["onehot_N"],
     "oned": J22_THEORY["oned_N"],
 }
-# One job per data set and seed of the claims: every width, each width's restarts trained
-# together (the seed's estimate of the minimum is the best restart).
+# A seed of the claims is a set of restarts: every width, each width's restarts trained together
+# (the seed's estimate of the minimum is the best restart). One job per data set and N trains
+# its seeds in turn (a seed is seconds of work: a job a seed would be mostly start-up).
 J22_PLATEAU_SEEDS = restart_sets(J22_THEORY["seed"], J22_THEORY["restarts"])
 J22_PLATEAU_RUN = "jacot2022/theory/plateau_{setting}/n{n}_d2_lam{lam}_s{seeds}"
-# every plateau job's wildcards, zipped (expand(..., zip, **J22_PLATEAU_JOBS))
-_J22_PLATEAU_JOBS = [
-    (s, str(n), fmt_lam(J22_THEORY["lam"]), seeds)
-    for s, ns in J22_PLATEAU_N.items()
-    for n in ns
-    for seeds in J22_PLATEAU_SEEDS
-]
-J22_PLATEAU_JOBS = dict(zip(("setting", "n", "lam", "seeds"), map(list, zip(*_J22_PLATEAU_JOBS))))
+J22_PLATEAU_JOB = J22_PLATEAU_RUN.replace("{seeds}", "+".join(J22_PLATEAU_SEEDS))
 J22_PLATEAU_WILDCARDS = {
     "setting": "|".join(J22_PLATEAU_N),
     "n": "|".join(str(n) for ns in J22_PLATEAU_N.values() for n in ns),
     "lam": re.escape(fmt_lam(J22_THEORY["lam"])),
-    "seeds": "|".join(J22_PLATEAU_SEEDS),
 }
 
-# a plateau job's PlateauConfig fields, from its wildcards (its training and its polish)
+
+# every plateau job's wildcards, in the order the aggregate reads their seeds' files
+J22_PLATEAU_JOBS = [
+    {"setting": s, "n": n, "lam": fmt_lam(J22_THEORY["lam"])}
+    for s, ns in J22_PLATEAU_N.items()
+    for n in ns
+]
+
+
+# a plateau job's PlateauConfig fields but the seed, from its wildcards (training and polish)
 J22_PLATEAU_CONFIG = lambda wc: {
     "setting": wc.setting,
     "n": int(wc.n),
@@ -35,8 +37,9 @@ J22_PLATEAU_CONFIG = lambda wc: {
     "lam": J22_THEORY["lam"],
     "restarts": J22_THEORY["restarts"],
     "steps": J22_THEORY["steps"],
-    "seed": int(wc.seeds.split("-")[0]),
 }
+# each seed's first restart, which PlateauConfig.seed takes
+J22_PLATEAU_FIRST_SEEDS = [int(s.split("-")[0]) for s in J22_PLATEAU_SEEDS]
 
 
 J22_PROPOSITIONS = {
@@ -80,12 +83,12 @@ rule train_jacot2022_plateau:
     input:
         code=script_code("train_jacot2022_plateau"),
     output:
-        losses=f"results/{J22_PLATEAU_RUN}/losses.csv",
-        networks=f"results/{J22_PLATEAU_RUN}/networks.npz",
+        losses=per_seed_files(J22_PLATEAU_SEEDS, f"results/{J22_PLATEAU_RUN}/losses.csv"),
+        networks=per_seed_files(J22_PLATEAU_SEEDS, f"results/{J22_PLATEAU_RUN}/networks.npz"),
     log:
-        job_log(J22_PLATEAU_RUN),
+        job_log(J22_PLATEAU_JOB),
     benchmark:
-        job_benchmark("train_jacot2022_plateau", J22_PLATEAU_RUN)
+        job_benchmark("train_jacot2022_plateau", J22_PLATEAU_JOB)
     wildcard_constraints:
         **J22_PLATEAU_WILDCARDS,
     conda:
@@ -96,6 +99,7 @@ rule train_jacot2022_plateau:
     params:
         resume=resume_dir,
         config=J22_PLATEAU_CONFIG,
+        seeds=J22_PLATEAU_FIRST_SEEDS,
     script:
         "../scripts/train_jacot2022_plateau.py"
 
@@ -103,6 +107,7 @@ rule train_jacot2022_plateau:
 # Each plateau job's networks carried on to a stationary point of their objective: the onsets
 # of Props. 14-15, statements about global minima, read these beside the schedule's.
 J22_PLATEAU_POLISHED = f"{J22_PLATEAU_RUN}/polish{J22_THEORY['polish_iterations']}"
+J22_PLATEAU_POLISH_JOB = f"{J22_PLATEAU_JOB}/polish{J22_THEORY['polish_iterations']}"
 
 
 rule polish_jacot2022_plateau:
@@ -111,13 +116,15 @@ rule polish_jacot2022_plateau:
         networks=rules.train_jacot2022_plateau.output.networks,
         code=script_code("polish_jacot2022_plateau"),
     output:
-        losses=f"results/{J22_PLATEAU_POLISHED}/losses.csv",
-        networks=f"results/{J22_PLATEAU_POLISHED}/networks.npz",
-        certificate=f"results/{J22_PLATEAU_POLISHED}/certificate.csv",
+        losses=per_seed_files(J22_PLATEAU_SEEDS, f"results/{J22_PLATEAU_POLISHED}/losses.csv"),
+        networks=per_seed_files(J22_PLATEAU_SEEDS, f"results/{J22_PLATEAU_POLISHED}/networks.npz"),
+        certificate=per_seed_files(
+            J22_PLATEAU_SEEDS, f"results/{J22_PLATEAU_POLISHED}/certificate.csv"
+        ),
     log:
-        job_log(f"{J22_PLATEAU_POLISHED}/polish"),
+        job_log(J22_PLATEAU_POLISH_JOB),
     benchmark:
-        job_benchmark("polish_jacot2022_plateau", f"{J22_PLATEAU_POLISHED}/polish")
+        job_benchmark("polish_jacot2022_plateau", J22_PLATEAU_POLISH_JOB)
     wildcard_constraints:
         **J22_PLATEAU_WILDCARDS,
     conda:
@@ -126,6 +133,7 @@ rule polish_jacot2022_plateau:
     params:
         resume=resume_dir,
         config=J22_PLATEAU_CONFIG,
+        seeds=J22_PLATEAU_FIRST_SEEDS,
         iterations=J22_THEORY["polish_iterations"],
     script:
         "../scripts/polish_jacot2022_plateau.py"
@@ -135,11 +143,11 @@ rule aggregate_jacot2022_theory:
     input:
         **J22_PROPOSITIONS,
         registry=claims_registry("jacot2022_theory"),
-        plateaus=expand(rules.train_jacot2022_plateau.output.losses, zip, **J22_PLATEAU_JOBS),
-        networks=expand(rules.train_jacot2022_plateau.output.networks, zip, **J22_PLATEAU_JOBS),
-        polished=expand(rules.polish_jacot2022_plateau.output.losses, zip, **J22_PLATEAU_JOBS),
-        certificates=expand(
-            rules.polish_jacot2022_plateau.output.certificate, zip, **J22_PLATEAU_JOBS
+        plateaus=every_job_file(rules.train_jacot2022_plateau.output.losses, J22_PLATEAU_JOBS),
+        networks=every_job_file(rules.train_jacot2022_plateau.output.networks, J22_PLATEAU_JOBS),
+        polished=every_job_file(rules.polish_jacot2022_plateau.output.losses, J22_PLATEAU_JOBS),
+        certificates=every_job_file(
+            rules.polish_jacot2022_plateau.output.certificate, J22_PLATEAU_JOBS
         ),
         code=script_code("aggregate_jacot2022_theory"),
     output:

@@ -133,28 +133,46 @@ rule construct_jacot2023_propositions:
 
 
 J23_REMARK2 = J23["remark2"]
-# One job per group of widths and seed; a seed is a set of restarts, as in jacot2022's plateaus.
+# A seed is a set of restarts, as in jacot2022's plateaus; one job per group of widths trains
+# its seeds in turn.
 J23_REMARK2_SEEDS = restart_sets(J23_REMARK2["seed"], J23_REMARK2["restarts"])
 # jacot2022's Prop. 14 task: X = I_N, Y = B_N
 J23_REMARK2_SETTING = "bipartite"
 J23_REMARK2_RUN = "jacot2023/remark2/{setting}_n{N}_d{depth}_lam{lam}/{{group}}_s{{seeds}}".format(
     setting=J23_REMARK2_SETTING, **J23_REMARK2 | {"lam": fmt_lam(J23_REMARK2["lam"])}
 )
+J23_REMARK2_JOB = J23_REMARK2_RUN.replace("{seeds}", "+".join(J23_REMARK2_SEEDS))
+
+
+J23_REMARK2_JOBS = [{"group": g} for g in REMARK2_GROUPS]
+
+
+# a Remark 2 job's PlateauConfig fields but the seed, from its group (training and polish)
+J23_REMARK2_CONFIG = lambda wc: {
+    "setting": J23_REMARK2_SETTING,
+    "n": J23_REMARK2["N"],
+    "classes": 0,  # one-hot outputs only
+    "widths": remark2_widths(J23_REMARK2["N"], wc.group),
+    "lam": J23_REMARK2["lam"],
+    "restarts": J23_REMARK2["restarts"],
+    "steps": J23_REMARK2["steps"],
+    "depth": J23_REMARK2["depth"],
+}
+J23_REMARK2_FIRST_SEEDS = [int(s.split("-")[0]) for s in J23_REMARK2_SEEDS]
 
 
 rule train_jacot2023_remark2:
     input:
         code=script_code("train_jacot2022_plateau"),
     output:
-        losses=f"results/{J23_REMARK2_RUN}/losses.csv",
-        networks=f"results/{J23_REMARK2_RUN}/networks.npz",
+        losses=per_seed_files(J23_REMARK2_SEEDS, f"results/{J23_REMARK2_RUN}/losses.csv"),
+        networks=per_seed_files(J23_REMARK2_SEEDS, f"results/{J23_REMARK2_RUN}/networks.npz"),
     log:
-        job_log(J23_REMARK2_RUN),
+        job_log(J23_REMARK2_JOB),
     benchmark:
-        job_benchmark("train_jacot2023_remark2", J23_REMARK2_RUN)
+        job_benchmark("train_jacot2023_remark2", J23_REMARK2_JOB)
     wildcard_constraints:
         group="|".join(REMARK2_GROUPS),
-        seeds="|".join(J23_REMARK2_SEEDS),
     conda:
         ENV
     threads: 1
@@ -162,29 +180,57 @@ rule train_jacot2023_remark2:
         **training_resources("train_jacot2023_remark2"),
     params:
         resume=resume_dir,
-        config=lambda wc: {
-            "setting": J23_REMARK2_SETTING,
-            "n": J23_REMARK2["N"],
-            "classes": 0,  # one-hot outputs only
-            "widths": remark2_widths(J23_REMARK2["N"], wc.group),
-            "lam": J23_REMARK2["lam"],
-            "restarts": J23_REMARK2["restarts"],
-            "steps": J23_REMARK2["steps"],
-            "seed": int(wc.seeds.split("-")[0]),
-            "depth": J23_REMARK2["depth"],
-        },
+        config=J23_REMARK2_CONFIG,
+        seeds=J23_REMARK2_FIRST_SEEDS,
     script:
         "../scripts/train_jacot2022_plateau.py"
+
+
+# Each Remark 2 job's networks carried on to a stationary point of their objective, as
+# jacot2022's plateaus are: "n* = N(N + 1)" speaks of global minima.
+J23_REMARK2_POLISHED = f"{J23_REMARK2_RUN}/polish{J23_REMARK2['polish_iterations']}"
+J23_REMARK2_POLISH_JOB = f"{J23_REMARK2_JOB}/polish{J23_REMARK2['polish_iterations']}"
+
+
+rule polish_jacot2023_remark2:
+    input:
+        losses=rules.train_jacot2023_remark2.output.losses,
+        networks=rules.train_jacot2023_remark2.output.networks,
+        code=script_code("polish_jacot2022_plateau"),
+    output:
+        losses=per_seed_files(J23_REMARK2_SEEDS, f"results/{J23_REMARK2_POLISHED}/losses.csv"),
+        networks=per_seed_files(J23_REMARK2_SEEDS, f"results/{J23_REMARK2_POLISHED}/networks.npz"),
+        certificate=per_seed_files(
+            J23_REMARK2_SEEDS, f"results/{J23_REMARK2_POLISHED}/certificate.csv"
+        ),
+    log:
+        job_log(J23_REMARK2_POLISH_JOB),
+    benchmark:
+        job_benchmark("polish_jacot2023_remark2", J23_REMARK2_POLISH_JOB)
+    wildcard_constraints:
+        group="|".join(REMARK2_GROUPS),
+    conda:
+        ENV
+    threads: 1
+    params:
+        resume=resume_dir,
+        config=J23_REMARK2_CONFIG,
+        seeds=J23_REMARK2_FIRST_SEEDS,
+        iterations=J23_REMARK2["polish_iterations"],
+    script:
+        "../scripts/polish_jacot2022_plateau.py"
 
 
 rule compute_jacot2023_krr:
     input:
         registry=claims_registry("jacot2023_krr"),
         constructions=rules.construct_jacot2023_propositions.output.table,
-        remark2=expand(
-            rules.train_jacot2023_remark2.output.losses,
-            group=REMARK2_GROUPS,
-            seeds=J23_REMARK2_SEEDS,
+        remark2=every_job_file(rules.train_jacot2023_remark2.output.losses, J23_REMARK2_JOBS),
+        remark2_polished=every_job_file(
+            rules.polish_jacot2023_remark2.output.losses, J23_REMARK2_JOBS
+        ),
+        remark2_certificates=every_job_file(
+            rules.polish_jacot2023_remark2.output.certificate, J23_REMARK2_JOBS
         ),
         checkpoint=rules.train_jacot2023_fig1.output.checkpoint,
         runs=rules.train_jacot2023_fig1.output.runs,

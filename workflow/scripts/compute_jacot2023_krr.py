@@ -1,7 +1,8 @@
 """Kernel ridge regression on Fig. 1's task (the task drawn from each of the claims' seeds) and
 the singular values of its Jacobian at test points, against those of every seed's trained deep
-network (App. D.1); the constructions' and Remark 2's rows. The statements about the trained
-network are read on the schedule's networks and on the same networks polished."""
+network (App. D.1); the constructions' and Remark 2's rows. The statements about trained
+networks (Fig. 1's, Remark 2's) are read on the schedule's networks and on the same networks
+polished."""
 
 import sys
 
@@ -11,6 +12,8 @@ import pandas as pd  # noqa: E402
 
 from l2relu.claims import evaluate_networks  # noqa: E402
 from l2relu.io import load_checkpoint, write_table  # noqa: E402
+from l2relu.jacot2022.ledger import PLATEAU_NETWORK, polished_falls  # noqa: E402
+from l2relu.jacot2022.ledger import certified as plateau_certified  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 from l2relu.jacot2023.data import LatentTask  # noqa: E402
 from l2relu.jacot2023.polishing import load_polished  # noqa: E402
@@ -62,8 +65,19 @@ polished = ledger.krr_claims(
 polished += ledger.prop3_claims(polished_spectra, polished_runs, "network", registry)
 certified, _ = ledger.certificate_claims(certificate, registry)
 measurements += ledger.construction_claims(pd.read_csv(snakemake.input.constructions))
-remark2 = pd.concat([pd.read_csv(f) for f in snakemake.input.remark2], ignore_index=True)
+read = lambda paths: pd.concat(map(pd.read_csv, paths), ignore_index=True)  # noqa: E731
 readings = registry[ledger.REMARK2_SMALLER].every_reading
-measurements += ledger.remark2_claims(remark2, **snakemake.params.remark2, readings=readings)
+remark2 = snakemake.params.remark2
+measurements += ledger.remark2_claims(read(snakemake.input.remark2), **remark2, readings=readings)
+# Remark 2 again on every width's network polished, each seed read where all are certified
+falls = polished_falls(read(snakemake.input.remark2_certificates), PLATEAU_NETWORK)
+measurements += ledger.remark2_certificate_claims(falls, **remark2)
+bar = registry[ledger.REMARK2_CERTIFIED].criterion.bounds()[1]
+polished += ledger.remark2_claims(
+    read(snakemake.input.remark2_polished),
+    **remark2,
+    readings=readings,
+    certified=plateau_certified(falls, PLATEAU_NETWORK, bar),
+)
 rows = evaluate_networks(registry, measurements, polished, stationary=certified)
 write_table(rows, snakemake.output.claims)

@@ -777,22 +777,46 @@ def rank_study_claims(networks: pd.DataFrame, true_rank: int, registry):
 
 REMARK2_SUFFICES = "jacot2023.theory.remark2_width_suffices"
 REMARK2_SMALLER = "jacot2023.theory.remark2_smaller_width"
+REMARK2_CERTIFIED = "jacot2023.theory.remark2_polished_stationary"
 
 
-def remark2_claims(losses: pd.DataFrame, n: int, depth: int, readings) -> list:
+def _case(n: int, depth: int) -> str:
+    return f"X = I_N, Y = B_N, N = {n}, L = {depth}"
+
+
+def remark2_claims(
+    losses: pd.DataFrame, n: int, depth: int, readings, certified: dict | None = None
+) -> list:
     """Remark 2 on its runs' losses, per seed: how much lower than the best at N(N + 1) the
     wider networks get (relative; 0 when no wider one does better), and, under each reading of
-    REMARK2_SMALLER (its onset tolerance), the plateau onset over N(N + 1)."""
-    case = f"X = I_N, Y = B_N, N = {n}, L = {depth}"
+    REMARK2_SMALLER (its onset tolerance), the plateau onset over N(N + 1). With `certified`
+    ({(setting, N, seed): whether every width's network is certified stationary}), on polished
+    networks, each measurement carries that as the precondition `stationary`."""
     tables = {
         r.name: widths.sufficiency_table(losses, n, r.parameters["rel_tol"]) for r in readings
     }
-    ms = []
-    for name, table in tables.items():
-        detail = "onsets " + ", ".join(str(o) for o in table.onset)
-        ratios = list(table.onset / table.n_n_plus_1)
-        ms.append(measured(REMARK2_SMALLER, ratios, case, detail=detail, reading=name))
     table = next(iter(tables.values()))  # the lowest losses do not depend on the tolerance
+    meets = {}
+    if certified is not None:
+        keys = [(losses.setting.iloc[0], n, int(seed)) for seed in table.seed]
+        missing = [k for k in keys if k not in certified]
+        if missing:  # no certificate is an error, never an uncertified seed
+            raise ValueError(f"no certificate read for {missing}")
+        meets = {"stationary": [bool(certified[k]) for k in keys]}
+    ms = []
+    for name, t in tables.items():
+        detail = "onsets " + ", ".join(str(o) for o in t.onset)
+        ratios = list(t.onset / t.n_n_plus_1)
+        ms.append(measured(REMARK2_SMALLER, ratios, _case(n, depth), None, detail, name, meets))
     lower = list(table.lowest / table.best_upto_n_n_plus_1 - 1)
-    ms.append(measured(REMARK2_SUFFICES, lower, case, detail=f"N(N + 1) = {n * (n + 1)}"))
+    detail = f"N(N + 1) = {n * (n + 1)}"
+    ms.append(measured(REMARK2_SUFFICES, lower, _case(n, depth), detail=detail, meets=meets))
     return ms
+
+
+def remark2_certificate_claims(falls: pd.DataFrame, n: int, depth: int) -> list:
+    """Every width's and seed's polished Remark 2 network's fall (`falls`: jacot2022's
+    polished_falls of the certificates); the detail names the widths of a network above the
+    bar (REMARK2_CERTIFIED's criterion, read by the ledger)."""
+    widths_seeds = f"{falls.width.nunique()} widths x {falls.seed.nunique()} seeds"
+    return [measured(REMARK2_CERTIFIED, list(falls.fall), f"{_case(n, depth)}, {widths_seeds}")]
