@@ -816,7 +816,7 @@ def remark2_claims(
 
 def remark2_certificate_claims(falls: pd.DataFrame, n: int, depth: int) -> list:
     """Every width's and seed's polished Remark 2 network's fall (`falls`: jacot2022's
-    polished_falls of the certificates); the detail names the widths of a network above the
-    bar (REMARK2_CERTIFIED's criterion, read by the ledger)."""
+    polished_falls of the certificates), judged by REMARK2_CERTIFIED's criterion; which widths
+    stalled is in the certificates (certificate.csv beside each polished run)."""
     widths_seeds = f"{falls.width.nunique()} widths x {falls.seed.nunique()} seeds"
     return [measured(REMARK2_CERTIFIED, list(falls.fall), f"{_case(n, depth)}, {widths_seeds}")]
