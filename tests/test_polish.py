@@ -391,7 +391,7 @@ def test_a_plateau_width_with_no_network_leaves_its_seed_uncertified():
     # at any bar: width 3 has no fall
     assert ledger.certified(falls, ledger.PLATEAU_NETWORK, 1.0) == {("onehot", 6, 0): False}
     with pytest.raises(ValueError, match="no certificate"):
-        ledger._certified({("onehot", 6, 0): True}, [("onehot", 6, 1)])
+        ledger.seeds_certified({("onehot", 6, 0): True}, [("onehot", 6, 1)])
 
 
 def test_a_remark2_seed_with_an_uncertified_width_is_left_out_of_both_rows():

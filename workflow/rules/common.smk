@@ -393,6 +393,16 @@ def restart_sets(first, restarts):
     ]
 
 
+def seeds_in_turn(run, seed_sets):
+    """The name of a job that trains `seed_sets` in turn: `run` with its {seeds} naming them all."""
+    return run.replace("{seeds}", "+".join(seed_sets))
+
+
+def first_restarts(seed_sets):
+    """Each seed set's first restart (what a seed's PlateauConfig takes)."""
+    return [int(s.split("-")[0]) for s in seed_sets]
+
+
 def per_seed_files(seed_sets, pattern):
     """A job's file of each of its seeds (restart_sets' names), `pattern` filled but for the
     job's own wildcards: one job trains its seeds in turn, each to its own files."""

@@ -12,7 +12,7 @@ J22_PLATEAU_N = {
 # its seeds in turn (a seed is seconds of work: a job a seed would be mostly start-up).
 J22_PLATEAU_SEEDS = restart_sets(J22_THEORY["seed"], J22_THEORY["restarts"])
 J22_PLATEAU_RUN = "jacot2022/theory/plateau_{setting}/n{n}_d2_lam{lam}_s{seeds}"
-J22_PLATEAU_JOB = J22_PLATEAU_RUN.replace("{seeds}", "+".join(J22_PLATEAU_SEEDS))
+J22_PLATEAU_JOB = seeds_in_turn(J22_PLATEAU_RUN, J22_PLATEAU_SEEDS)
 J22_PLATEAU_WILDCARDS = {
     "setting": "|".join(J22_PLATEAU_N),
     "n": "|".join(str(n) for ns in J22_PLATEAU_N.values() for n in ns),
@@ -38,8 +38,6 @@ J22_PLATEAU_CONFIG = lambda wc: {
     "restarts": J22_THEORY["restarts"],
     "steps": J22_THEORY["steps"],
 }
-# each seed's first restart, which PlateauConfig.seed takes
-J22_PLATEAU_FIRST_SEEDS = [int(s.split("-")[0]) for s in J22_PLATEAU_SEEDS]
 
 
 J22_PROPOSITIONS = {
@@ -99,7 +97,7 @@ rule train_jacot2022_plateau:
     params:
         resume=resume_dir,
         config=J22_PLATEAU_CONFIG,
-        seeds=J22_PLATEAU_FIRST_SEEDS,
+        seeds=first_restarts(J22_PLATEAU_SEEDS),
     script:
         "../scripts/train_jacot2022_plateau.py"
 
@@ -133,7 +131,7 @@ rule polish_jacot2022_plateau:
     params:
         resume=resume_dir,
         config=J22_PLATEAU_CONFIG,
-        seeds=J22_PLATEAU_FIRST_SEEDS,
+        seeds=first_restarts(J22_PLATEAU_SEEDS),
         iterations=J22_THEORY["polish_iterations"],
     script:
         "../scripts/polish_jacot2022_plateau.py"

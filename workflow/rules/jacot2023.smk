@@ -141,7 +141,7 @@ J23_REMARK2_SETTING = "bipartite"
 J23_REMARK2_RUN = "jacot2023/remark2/{setting}_n{N}_d{depth}_lam{lam}/{{group}}_s{{seeds}}".format(
     setting=J23_REMARK2_SETTING, **J23_REMARK2 | {"lam": fmt_lam(J23_REMARK2["lam"])}
 )
-J23_REMARK2_JOB = J23_REMARK2_RUN.replace("{seeds}", "+".join(J23_REMARK2_SEEDS))
+J23_REMARK2_JOB = seeds_in_turn(J23_REMARK2_RUN, J23_REMARK2_SEEDS)
 
 
 J23_REMARK2_JOBS = [{"group": g} for g in REMARK2_GROUPS]
@@ -158,7 +158,6 @@ J23_REMARK2_CONFIG = lambda wc: {
     "steps": J23_REMARK2["steps"],
     "depth": J23_REMARK2["depth"],
 }
-J23_REMARK2_FIRST_SEEDS = [int(s.split("-")[0]) for s in J23_REMARK2_SEEDS]
 
 
 rule train_jacot2023_remark2:
@@ -181,7 +180,7 @@ rule train_jacot2023_remark2:
     params:
         resume=resume_dir,
         config=J23_REMARK2_CONFIG,
-        seeds=J23_REMARK2_FIRST_SEEDS,
+        seeds=first_restarts(J23_REMARK2_SEEDS),
     script:
         "../scripts/train_jacot2022_plateau.py"
 
@@ -215,7 +214,7 @@ rule polish_jacot2023_remark2:
     params:
         resume=resume_dir,
         config=J23_REMARK2_CONFIG,
-        seeds=J23_REMARK2_FIRST_SEEDS,
+        seeds=first_restarts(J23_REMARK2_SEEDS),
         iterations=J23_REMARK2["polish_iterations"],
     script:
         "../scripts/polish_jacot2022_plateau.py"

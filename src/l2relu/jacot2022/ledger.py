@@ -111,14 +111,14 @@ def onset_claims(onset_readings, certified: pd.DataFrame | None = None) -> list:
             meets = None
             if certified is not None:
                 keys = zip([setting] * len(r), [n] * len(r), r.seed, strict=True)
-                meets = {"stationary": _certified(certified, keys)}
+                meets = {"stationary": seeds_certified(certified, keys)}
             ms.append(
                 measured(ONSET_IDS[setting], list(r.onset), f"N = {n}", ref, "", reading, meets)
             )
     return ms
 
 
-def _certified(certified, keys) -> list[bool]:
+def seeds_certified(certified, keys) -> list[bool]:
     """Whether each network set `keys` names is certified; one with no certificate at all is an
     error, never read as uncertified."""
     keys = list(keys)
@@ -249,7 +249,7 @@ def fig2_claims(runs: pd.DataFrame, onset_readings, ratio_readings, certified=No
         meets = None
         if certified is not None:
             keys = [(dataset, lam, trial) for trial, _ in curve.groupby("trial", sort=True)]
-            meets = {"stationary": _certified(certified, keys)}
+            meets = {"stationary": seeds_certified(certified, keys)}
         ms.append(measured(NONINCREASING, rises, case, meets=meets))
     ms.append(diverged_runs("jacot2022.fig2.no_divergence", runs))
     return ms
