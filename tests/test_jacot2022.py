@@ -325,6 +325,27 @@ def test_rays_and_clusters_are_found():
     assert fig1.silhouette(rng.standard_normal((12, 10)), labels) < 0.2
 
 
+def _fig1_certificates(falls, stalled=None):
+    """The polished rows of Fig. 1's certificates, one seed a fall."""
+    n = len(falls)
+    return pd.DataFrame(
+        {
+            "network": "polished",
+            "seed": range(n),
+            "fall_last_half": falls,
+            "stalled": stalled or [False] * n,
+            "grad_norm": 1e-6,
+        }
+    )
+
+
+def _certified(ms, seeds=4):
+    """Fig. 1's measurements with its certificate's row, every seed's polish settled."""
+    from l2relu.jacot2022 import ledger
+
+    return ms + ledger.fig1_certificate_claims(_fig1_certificates([0.0] * seeds), 1e-3)[1]
+
+
 def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
     """A network with a dead first layer computes a constant: analyze marks it collapsed and
     reads no rays on its dead layer; the ledger leaves it out of every Fig. 1 row (its forces'
@@ -363,7 +384,8 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
         ]
     )
     runs = pd.DataFrame({"seed": range(4), "diverged": False, "diverged_step": -1})
-    rows = judged(ledger.fig1_claims(layers, runs, 3, RAYS)).set_index("claim_id", drop=False)
+    rows = judged(_certified(ledger.fig1_claims(layers, runs, 3, RAYS)))
+    rows = rows.set_index("claim_id", drop=False)
     assert rows.loc["jacot2022.fig1.no_collapse", "status"] == "fail"  # 1 of 4: seen
     directions = rows[rows.claim_id.isin([ledger.INWARD, ledger.OUTWARD, ledger.APART])]
     apart_readings = len(
@@ -388,7 +410,7 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
         3,
         *[np.nan] * len(shares),
     )
-    rows = judged(ledger.fig1_claims(few, runs, 3, RAYS))
+    rows = judged(_certified(ledger.fig1_claims(few, runs, 3, RAYS)))
     rays = rows[(rows.claim_id == "jacot2022.fig1.neurons_along_rays") & rows.primary]
     rays = rays.set_index("claim")
     z2 = rays.loc[rays.index.str.endswith("Z2")].iloc[0]
@@ -396,8 +418,12 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
     assert "left out: 1 with too few active neurons" in z2.reproduced_value
     assert (rows[rows.claim_id == "jacot2022.fig1.no_collapse"].status == "pass").all()
 
-    every_seed = judged(ledger.fig1_claims(layers.assign(collapsed=True), runs, 3, RAYS))
-    every_seed = every_seed[every_seed.claim_id != "jacot2022.fig1.no_divergence"]
+    every_seed = judged(
+        _certified(ledger.fig1_claims(layers.assign(collapsed=True), runs, 3, RAYS))
+    )
+    every_seed = every_seed[
+        ~every_seed.claim_id.isin(["jacot2022.fig1.no_divergence", ledger.FIG1_CERTIFIED])
+    ]
     # every network collapsed: nothing to measure is no verdict, and the collapse check fails
     empirical = every_seed.kind == "empirical"
     assert (every_seed[empirical].status == "inconclusive").all()
@@ -629,3 +655,78 @@ def test_compression_reads_each_job_on_its_own_data(tmp_path):
     read = theory.plateau_networks([table], [arrays])
     compressed = theory.compression_table(read, losses.assign(seed=8), 3, 1e-3, [1e-3])
     assert compressed.over_lowest.iloc[0] < 1.5
+
+
+def _fig1_layers(balance: float, seeds=4):
+    """Fig. 1's per-layer table for `seeds` live networks whose every measure passes but the
+    forces' residual, `balance`."""
+    from l2relu.jacot2022.forces import DIRECTION_READINGS as DIRECTIONS
+
+    return pd.DataFrame(
+        [
+            {"seed": s, "layer": layer, "collapsed": False, "active_neurons": 20}
+            | {"silhouette": 0.8, "mass_on_ray": 1.0, "balance": balance}
+            | {f"mass_on_ray: {r}": 1.0 for r in RAYS}
+            | {f"rays: {r}": 3 for r in RAYS}
+            | {"balance_radial": 1e-4, "pushed_apart": 1.0}
+            | {f"attraction_inward: {r}": 1.0 for r in DIRECTIONS}
+            | {f"repulsion_outward: {r}": 1.0 for r in DIRECTIONS}
+            for s in range(seeds)
+            for layer in (1, 2)
+        ]
+    )
+
+
+def test_fig1_reads_the_balance_of_forces_on_certified_polished_networks_only():
+    """The forces' balance is stated for minimizers: its row reads the polished networks that
+    the certificate passes (a stalled polish is not one), the schedule's beside it; the
+    observations of the trained network read the schedule's, every seed."""
+    from l2relu import claims
+    from l2relu.jacot2022 import ledger
+
+    registry = load_registry([REPO / "workflow/claims/jacot2022.yaml"])
+    registry = {k: c for k, c in registry.items() if c.target == "jacot2022_fig1"}
+    runs = pd.DataFrame({"seed": range(4), "diverged": False, "diverged_step": -1})
+    # seed 3's polish stalled at a kink: not certified, whatever its fall
+    certified, check = ledger.fig1_certificate_claims(
+        _fig1_certificates([0.0, 1e-5, 0.0, 0.0], stalled=[False, False, False, True]), 1e-3
+    )
+    assert certified == [True, True, True, False]
+    schedule = ledger.fig1_claims(_fig1_layers(0.3), runs, 3, RAYS) + check
+    polished = ledger.fig1_claims(_fig1_layers(0.01), runs, 3, RAYS)
+    rows = claims.evaluate_networks(registry, schedule, polished, stationary=certified)
+    rows = rows[rows.primary.astype(bool)].set_index("claim_id")
+    forces = rows.loc[ledger.FORCES]
+    assert set(forces.network) == {"polished"} and set(forces.status) == {"pass"}
+    assert set(forces.n_excluded) == {1} and set(forces.other_status) == {"fail"}
+    assert set(forces.optimization) == {"optimizer-dependent"}
+    clusters = rows.loc[ledger.CLUSTERS]
+    assert set(clusters.network) == {"schedule"} and set(clusters.n_excluded) == {0}
+    assert set(clusters.optimization) == {"optimizer-independent"}
+    assert rows.loc[ledger.FIG1_CERTIFIED, "status"] == "mixed"
+    # too few certified seeds: no verdict, not a fail
+    _, none = ledger.fig1_certificate_claims(_fig1_certificates([1.0] * 4), 1e-3)
+    rows = claims.evaluate_networks(
+        registry, schedule[:-1] + none, polished, stationary=[False] * 4
+    )
+    forces = rows[rows.primary.astype(bool) & (rows.claim_id == ledger.FORCES)]
+    assert set(forces.status) == {"inconclusive"} and set(forces.optimization) == {"undecided"}
+
+
+def test_fig1_polish_keeps_the_trained_layout_and_certifies_both_networks():
+    """A briefly trained Fig. 1 network polished: the same arrays, shapes and keys as training
+    writes, a lower objective, and the certificate of both networks."""
+    from l2relu.jacot2022 import fig1
+
+    rng = np.random.default_rng(0)
+    data = {"x_train": rng.uniform(size=(30, 12)), "y_train": np.repeat([7, 8, 9], 10)}
+    cfg = fig1.Fig1Config((7, 8, 9), width=8, lam=1e-2, lr=0.5, steps=200, seed=0, log_every=0)
+    _, arrays, summary = fig1.train(cfg, data, "cpu", log=lambda _: None)
+    polished, certificate = fig1.polish(cfg, data, arrays, 40, "cpu")
+    assert polished.keys() == arrays.keys()
+    assert all(polished[k].shape == arrays[k].shape for k in arrays)
+    both = certificate.set_index("network")
+    assert list(both.index) == ["schedule", "polished"]
+    assert both.objective["polished"] < both.objective["schedule"]
+    assert both.objective["schedule"] == pytest.approx(summary["objective"], rel=1e-9)
+    assert both.grad_norm["polished"] < both.grad_norm["schedule"]

@@ -43,7 +43,12 @@ def test_an_untrained_jacot2022_network_has_no_rays_no_clusters_and_no_balance()
     cfg = fig1.ForcesConfig(eps=1e-6, ray_angle_deg=5)
     layers = fig1.analyze(arrays, data, 3, cfg, ray_readings=readings)["layers"]
     runs = pd.DataFrame({"seed": [0], "diverged": [False], "diverged_step": [-1]})
-    rows = judged(ledger.fig1_claims(layers.assign(seed=0), runs, 3, readings))
+    # the random network read as if certified stationary: its forces still do not cancel
+    certificate = pd.DataFrame(
+        {"network": ["polished"], "seed": [0], "fall_last_half": [0.0], "stalled": [False]}
+    ).assign(grad_norm=0.0)
+    ms = ledger.fig1_claims(layers.assign(seed=0), runs, 3, readings)
+    rows = judged(ms + ledger.fig1_certificate_claims(certificate, 1e-3)[1])
     assert set(rows.status[rows.claim_id == ledger.RAYS]) == {"fail"}  # under every reading
     rows = rows[rows.primary]
     status = rows.set_index(rows.claim_id + "|" + rows.claim.str[-2:]).status

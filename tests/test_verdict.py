@@ -114,6 +114,12 @@ def test_a_caption_ends_with_its_figures_rows():
     )
     for r in rows.itertuples():
         assert f"{r.status} ({verdict.held(r)} seeds) {r.claim}" in text
+    # a row read on two networks says what the other one read
+    twice = rows[rows.network.fillna("") != ""]
+    assert len(twice)
+    for r in twice.itertuples():
+        other = "schedule's" if r.network == "polished" else "polished"
+        assert f"({other} network: {r.other_status}; {r.optimization})" in text
 
 
 def test_a_notebooks_reading_names_each_row_not_replicated_and_only_those():

@@ -272,7 +272,8 @@ def _raw(lines: list[str]) -> str:
 
 def caption_rst(description: str, rows: pd.DataFrame) -> str:
     """A figure's caption: its description, then its ledger rows, one item each (the caption
-    sits in a narrow column, where a table of six columns would not read)."""
+    sits in a narrow column, where a table of six columns would not read), a row read on two
+    networks with the other network's status after it."""
     lines = ["", f"**Ledger rows**: {rst_escape(reading(rows).split('.')[0])}.", ""]
     for r in rows.itertuples():
         shown = _reading_cell(r)
@@ -282,6 +283,7 @@ def caption_rst(description: str, rows: pd.DataFrame) -> str:
             + ". "
             f"Paper: {rst_escape(r.paper_value)}. Reproduced: {rst_escape(r.reproduced_value)}; "
             f"criterion {rst_escape(r.tolerance)}."
+            + (f" {rst_escape(_other_network(r).strip())}" if _other_network(r) else "")
         )
     return description.rstrip() + "\n" + _raw([*lines, ""])
 

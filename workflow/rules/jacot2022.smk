@@ -213,24 +213,86 @@ rule train_jacot2022_fig1:
         "../scripts/train_jacot2022_fig1.py"
 
 
-rule compute_jacot2022_fig1_forces:
+# The same network carried on to a stationary point of its objective (l2relu.polish): the
+# statement about minimizers reads it, the paper's observations the schedule's network.
+J22_FIG1_POLISHED = "{run}/polish{iterations}".format(
+    run=J22_FIG1_RUN, iterations=J22_FIG1["polish_iterations"]
+)
+
+
+rule polish_jacot2022_fig1:
     input:
         data=J22_FIG1_DATA,
         checkpoint=rules.train_jacot2022_fig1.output.checkpoint,
-        code=script_code("compute_jacot2022_fig1_forces"),
+        code=script_code("polish_jacot2022_fig1"),
     output:
-        **J22_FIG1_TABLES,
-        run=f"results/{J22_FIG1_RUN}/run.csv",
+        checkpoint=f"results/{J22_FIG1_POLISHED}/model.pt",
+        certificate=f"results/{J22_FIG1_POLISHED}/certificate.csv",
     log:
-        f"logs/{J22_FIG1_RUN}/forces.log",
+        job_log(f"{J22_FIG1_POLISHED}/polish"),
+    benchmark:
+        job_benchmark("polish_jacot2022_fig1", f"{J22_FIG1_POLISHED}/polish")
+    wildcard_constraints:
+        seed="|".join(map(str, J22_FIG1_SEEDS)),
     conda:
         ENV
+    threads: 1
+    resources:
+        gpu=config["resources"]["train_gpus"],
     params:
+        resume=resume_dir,
+        iterations=J22_FIG1["polish_iterations"],
+        device=config["device"],
+    script:
+        "../scripts/polish_jacot2022_fig1.py"
+
+
+J22_FIG1_FORCES = dict(
+    input=dict(data=J22_FIG1_DATA, code=script_code("compute_jacot2022_fig1_forces")),
+    params=dict(
         forces={
             "eps": J22_FIG1["eps"],
             "ray_angle_deg": reading_parameter(J22_RAYS, "angle_deg"),
         },
         ray_readings=readings_parameters(J22_RAYS),
+    ),
+)
+
+
+rule compute_jacot2022_fig1_forces:
+    input:
+        **J22_FIG1_FORCES["input"],
+        checkpoint=rules.train_jacot2022_fig1.output.checkpoint,
+    output:
+        **J22_FIG1_TABLES,
+        run=f"results/{J22_FIG1_RUN}/run.csv",
+    log:
+        f"logs/{J22_FIG1_RUN}/forces.log",
+    wildcard_constraints:
+        seed="|".join(map(str, J22_FIG1_SEEDS)),
+    conda:
+        ENV
+    params:
+        **J22_FIG1_FORCES["params"],
+    script:
+        "../scripts/compute_jacot2022_fig1_forces.py"
+
+
+rule compute_jacot2022_fig1_polished_forces:
+    input:
+        **J22_FIG1_FORCES["input"],
+        checkpoint=rules.polish_jacot2022_fig1.output.checkpoint,
+    output:
+        **{k: f"results/{J22_FIG1_POLISHED}/{k}.csv" for k in J22_FIG1_TABLES},
+        run=f"results/{J22_FIG1_POLISHED}/run.csv",
+    log:
+        f"logs/{J22_FIG1_POLISHED}/forces.log",
+    wildcard_constraints:
+        seed="|".join(map(str, J22_FIG1_SEEDS)),
+    conda:
+        ENV
+    params:
+        **J22_FIG1_FORCES["params"],
     script:
         "../scripts/compute_jacot2022_fig1_forces.py"
 
@@ -239,6 +301,13 @@ rule aggregate_jacot2022_fig1:
     input:
         layers=expand(rules.compute_jacot2022_fig1_forces.output.layers, seed=J22_FIG1_SEEDS),
         runs=expand(rules.compute_jacot2022_fig1_forces.output.run, seed=J22_FIG1_SEEDS),
+        polished_layers=expand(
+            rules.compute_jacot2022_fig1_polished_forces.output.layers, seed=J22_FIG1_SEEDS
+        ),
+        polished_runs=expand(
+            rules.compute_jacot2022_fig1_polished_forces.output.run, seed=J22_FIG1_SEEDS
+        ),
+        certificates=expand(rules.polish_jacot2022_fig1.output.certificate, seed=J22_FIG1_SEEDS),
         registry=claims_registry("jacot2022_fig1"),
         code=script_code("aggregate_jacot2022_fig1"),
     output:

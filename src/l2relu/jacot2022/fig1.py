@@ -65,6 +65,29 @@ def train(cfg: Fig1Config, data: dict, device="auto", log=None):
     return seed, arrays, summary
 
 
+def polish(cfg: Fig1Config, data: dict, arrays: dict, iterations: int, device="auto"):
+    """The trained network (`arrays`, as train() returns them) carried on to a stationary point
+    of its own objective, cross-entropy + lam ||W||^2, in float64 (l2relu.polish). Returns the
+    polished arrays, in train()'s layout, and the certificate of both networks (column
+    `network`: schedule, polished)."""
+    from l2relu import polish as polishing
+
+    x = torch.tensor(data["x_train"].T, dtype=torch.float64)
+    y = torch.tensor(np.searchsorted(cfg.digits, data["y_train"]))
+    depth = sum(1 for k in arrays if k.startswith("w"))
+    model = engine.BatchedMLP.from_weights(
+        [torch.as_tensor(arrays[f"w{i + 1}"][None]).double() for i in range(depth)],
+        [torch.as_tensor(arrays[f"b{i + 1}"][None]).double() for i in range(depth)],
+        bias=True,
+    )
+    settings = polishing.PolishConfig(
+        iterations, "cross_entropy", log_every=max(1, iterations // 10), device=device
+    )
+    polished, _, both = polishing.polish_and_certify(model, x, y, cfg.lam, settings)
+    stacked = engine.stacked_arrays(polished)
+    return {k: v[0] for k, v in stacked.items()}, both
+
+
 def silhouette(points: np.ndarray, labels: np.ndarray) -> float:
     """Mean silhouette (Euclidean) of points (rows) grouped by label: 1 = tight, separated
     clusters, 0 = no cluster structure."""

@@ -336,6 +336,19 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int, ray_readi
     return ms
 
 
+FIG1_CERTIFIED = "jacot2022.fig1.polished_stationary"
+
+
+def fig1_certificate_claims(certificates: pd.DataFrame, bar: float) -> tuple[list, list]:
+    """Which seeds' polished Fig. 1 networks are certified stationary (their fall over the
+    polish's second half at most `bar`, FIG1_CERTIFIED's criterion; a stall reads infinite), in
+    seed order, and that entry's row."""
+    polished = certificates[certificates.network == "polished"].sort_values("seed")
+    falls = stationarity.settled_falls(polished)
+    detail = "|grad J| " + ", ".join(f"{g:.2g}" for g in polished.grad_norm)
+    return [bool(f <= bar) for f in falls], [measured(FIG1_CERTIFIED, falls, detail=detail)]
+
+
 def fig1_study_claims(networks: pd.DataFrame, n_rays: int, ray_readings: dict):
     """The Fig. 1 study, per setting (inputs, lambda, GD step and steps) and per seed: the share
     of each hidden layer's norm on rays, in the full space and (Z1) in the figure's plane, under
