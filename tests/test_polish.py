@@ -452,3 +452,91 @@ def test_polishing_a_deep_remark2_width_lowers_its_objective():
     assert sorted(polished) == sorted(networks) and any(k.endswith("_w3") for k in polished)
     after = certificate[certificate.network == "polished"].sort_values("width")
     np.testing.assert_allclose(after.objective, table.objective, rtol=1e-12)
+
+
+def _rank_study_networks():
+    """A tiny rank study run: two lambdas x two seeds, trained together, with the columns the
+    training script adds (scale, lam_factor)."""
+    from l2relu.jacot2023 import rank_study
+    from l2relu.jacot2023.data import LatentTask
+
+    task = LatentTask(latent=4, d_in=6, d_out=5, true_rank=2, width=8, seed=0)
+    cfg = rank_study.StudyFit(
+        depth=3,
+        width=6,
+        n_train=20,
+        lams=(0.05, 0.8),
+        phases=(engine.Phase("adam", 3e-3, 60),),
+        seeds=(0, 1),
+        log_every=0,
+    )
+    arrays, runs, _ = rank_study.fit(task, cfg, "cpu")
+    runs.insert(0, "lam_factor", runs.lam.map({0.05: 1.0, 0.8: 16.0}))
+    runs.insert(0, "scale", "he")
+    return arrays, runs, task
+
+
+def test_each_rank_study_network_is_polished_with_its_own_lambda():
+    """The study's networks of one checkpoint carry different lambdas: polished together, each
+    ends where it ends polished alone with its own lambda / L, lower than it started."""
+    from l2relu.jacot2023.polishing import polish_study
+
+    arrays, runs, task = _rank_study_networks()
+    polished, after, certificate = polish_study(arrays, runs, task, 30, "cpu")
+    assert {k: v.shape for k, v in polished.items()} == {k: v.shape for k, v in arrays.items()}
+    both = certificate.pivot(index="index", columns="network", values="objective")
+    assert (both.polished < both.schedule).all()
+    assert list(after.objective) == list(both.polished)
+    assert set(certificate.lam) == {0.05, 0.8} and set(certificate.scale) == {"he"}
+    # network 3 (lambda 0.8, seed 1) alone, from its own arrays, with its own lambda
+    one = {k: v[3:4] for k, v in arrays.items()}
+    alone, _, _ = polish_study(one, runs.iloc[3:4].assign(network=0), task, 30, "cpu")
+    assert all((alone[k][0] == polished[k][3]).all() for k in arrays)
+
+
+def test_the_rank_studys_jacobian_reads_only_certified_polished_networks():
+    """The Jacobian's rank is stated at global minima: on the polished networks a seed whose
+    polish is not certified is left out; the norm, what training showed, reads the schedule's
+    networks and every seed; the certificate's row reads every fall."""
+    from l2relu.jacot2023 import ledger
+
+    registry = load_registry(registry_files_of_repo())
+    registry = {k: c for k, c in registry.items() if c.target == "jacot2023_rank_study"}
+    columns = {
+        f"middle rank: {r.name}": 2 for r in registry[ledger.RANK_STUDY_MIDDLE].every_reading
+    } | {f"middle ranks: {r.name}": "2" for r in registry[ledger.RANK_STUDY_MIDDLE].every_reading}
+    networks = pd.DataFrame(
+        {"scale": "he", "lam_factor": 1.0, "lam": 0.05, "depth": 13, "selected": False}
+        | {"seed": range(3), "loss": 0.01, "output_variance": 10.0, "norm_drift": 0.001}
+        | {"diverged": False, "diverged_step": -1, "norm_per_layer": 6.0}
+        | {"floor_median": 5.0, "floor_max": 5.5}
+        | columns
+    )
+    rank = {f"jacobian rank: {r.name}": 2.0 for r in ledger_readings(ledger.RANK_STUDY_JACOBIAN)}
+    schedule_nets = networks.assign(**{k: 3.0 for k in rank})  # above k: fails
+    polished_nets = networks.assign(**rank)
+    falls = [0.0, 1e-5, 0.5]  # seed 2 still descends
+    certificates = pd.DataFrame(
+        {"network": "polished", "scale": "he", "lam_factor": 1.0, "lam": 0.05, "depth": 13}
+        | {"seed": range(3)}
+        | {"fall_last_half": falls, "stalled": False, "grad_norm": 1e-3}
+    )
+    certified = ledger.rank_study_certified(certificates, 1e-3)
+    assert list(certified.values()) == [True, True, False]
+    schedule = ledger.rank_study_claims(schedule_nets, 2, registry)
+    schedule += ledger.rank_study_certificate_claims(certificates, 30)
+    polished = ledger.rank_study_claims(polished_nets, 2, registry, certified)
+    rows = claims.evaluate_networks(registry, schedule, polished)
+    rows = rows[rows.primary.astype(bool)].set_index("claim_id")
+    jacobian = rows.loc[ledger.RANK_STUDY_JACOBIAN]
+    assert (jacobian.network, jacobian.n_excluded, jacobian.n_seeds) == ("polished", 1, 3)
+    assert (jacobian.status, jacobian.other_status) == ("inconclusive", "fail")
+    norm = rows.loc["jacot2023.rankstudy.norm_per_layer"]
+    assert (norm.network, norm.n_excluded, norm.status) == ("schedule", 0, "pass")
+    assert rows.loc[ledger.RANK_STUDY_CERTIFIED, "status"] == "mixed"
+    # every seed certified: the polished networks' rank k is read, the schedule's beside it
+    every = {key: True for key in certified}
+    polished = ledger.rank_study_claims(polished_nets, 2, registry, every)
+    rows = claims.evaluate_networks(registry, schedule, polished)
+    first = rows[rows.primary.astype(bool) & (rows.claim_id == ledger.RANK_STUDY_JACOBIAN)]
+    assert set(first.status) == {"pass"} and set(first.optimization) == {"optimizer-dependent"}

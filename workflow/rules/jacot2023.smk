@@ -889,6 +889,37 @@ rule train_jacot2023_rank_study_selected:
 J23_RANK_SWEPT = expand(J23_RANK_RUN, scale=J23_RANK["scales"], depth=J23_RANK["depths"]) + [
     J23_RANK_SELECTED
 ]
+# Every network of each run carried on to a stationary point of its objective (l2relu.polish),
+# one job a run (either training rule's): the Jacobian's rank, stated at minima, reads these.
+J23_RANK_POLISHED = "{{run}}/polish{iterations}".format(iterations=J23_RANK["polish_iterations"])
+
+
+rule polish_jacot2023_rank_study:
+    input:
+        checkpoint="results/{run}/model.pt",
+        runs="results/{run}/runs.csv",
+        code=script_code("polish_jacot2023_rank_study"),
+    output:
+        checkpoint=f"results/{J23_RANK_POLISHED}/model.pt",
+        runs=f"results/{J23_RANK_POLISHED}/runs.csv",
+        certificate=f"results/{J23_RANK_POLISHED}/certificate.csv",
+    log:
+        job_log(f"{J23_RANK_POLISHED}/polish"),
+    benchmark:
+        job_benchmark("polish_jacot2023_rank_study", f"{J23_RANK_POLISHED}/polish")
+    wildcard_constraints:
+        run="|".join(map(re.escape, J23_RANK_SWEPT)),
+    conda:
+        ENV
+    threads: 1
+    resources:
+        gpu=config["resources"]["train_gpus"],
+    params:
+        resume=resume_dir,
+        iterations=J23_RANK["polish_iterations"],
+        device=config["device"],
+    script:
+        "../scripts/polish_jacot2023_rank_study.py"
 
 
 rule aggregate_jacot2023_rank_study:
@@ -896,10 +927,16 @@ rule aggregate_jacot2023_rank_study:
         checkpoints=[f"results/{run}/model.pt" for run in J23_RANK_SWEPT],
         runs=[f"results/{run}/runs.csv" for run in J23_RANK_SWEPT],
         traces=[f"results/{run}/trace.csv" for run in J23_RANK_SWEPT],
+        polished=expand(rules.polish_jacot2023_rank_study.output.checkpoint, run=J23_RANK_SWEPT),
+        polished_runs=expand(rules.polish_jacot2023_rank_study.output.runs, run=J23_RANK_SWEPT),
+        certificates=expand(
+            rules.polish_jacot2023_rank_study.output.certificate, run=J23_RANK_SWEPT
+        ),
         registry=claims_registry("jacot2023_rank_study"),
         code=script_code("aggregate_jacot2023_rank_study"),
     output:
         networks=f"results/jacot2023/rank_study/{J23_TASK_ID}_{J23_RANK_FIT}/networks.csv",
+        polished=f"results/jacot2023/rank_study/{J23_TASK_ID}_{J23_RANK_FIT}/polished.csv",
         traces=f"results/jacot2023/rank_study/{J23_TASK_ID}_{J23_RANK_FIT}/traces.csv",
         claims=claims_rows("jacot2023_rank_study"),
     log:
@@ -1020,6 +1057,7 @@ register_target(
     "jacot2023 rank study: ||W||^2/L and the rank of Fig. 1's task over data scale, lambda and depth",
     tables=dict(
         networks=rules.aggregate_jacot2023_rank_study.output.networks,
+        polished=rules.aggregate_jacot2023_rank_study.output.polished,
         traces=rules.aggregate_jacot2023_rank_study.output.traces,
     ),
     true_rank=J23_TASK["true_rank"],

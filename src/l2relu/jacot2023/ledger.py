@@ -737,22 +737,34 @@ def construction_claims(table: pd.DataFrame):
     ]
 
 
-def rank_study_claims(networks: pd.DataFrame, true_rank: int, registry):
+def _rank_study_case(scale, factor, depth, cell) -> str:
+    case = f"{scale} data, lambda x{factor:g} = {cell.lam.iloc[0]:g}, L = {depth}"
+    return case + (", the selected setting" if cell.selected.all() else "")
+
+
+def rank_study_claims(
+    networks: pd.DataFrame, true_rank: int, registry, certified: dict | None = None
+):
     """The rank study, one case per setting (data scale, lambda, depth): per seed the fit (the
     precondition of the norm's and the ranks' rows, read with its entry's bar) and how far the
     norm still moved at the end, ||W||^2/L with Prop. 3's floor beside it, Prop. 3's bound, and
     the middle layers' and the Jacobian's ranks under each reading (networks has a column per
-    reading)."""
+    reading). With `certified` ({(scale, lam_factor, depth, seed): whether the network is
+    certified stationary}), on polished networks, the Jacobian's rank, stated at minima, carries
+    it as the precondition `stationary`."""
     fit_bar = registry[f"{RANK_STUDY}.fits"].criterion
     ms = []
     cells = networks.groupby(["scale", "lam_factor", "depth"], sort=False)
     for (scale, factor, depth), cell in cells:
         cell = cell.sort_values("seed")
-        case = f"{scale} data, lambda x{factor:g} = {cell.lam.iloc[0]:g}, L = {depth}"
-        case += ", the selected setting" if cell.selected.all() else ""
+        case = _rank_study_case(scale, factor, depth, cell)
         fit = list(cell.loss / cell.output_variance)
         fitted = [fit_bar.holds(v) and not d for v, d in zip(fit, cell.diverged, strict=True)]
         meets = {"fits_data": fitted}
+        at_minima = meets
+        if certified is not None:
+            keys = [(scale, float(factor), int(depth), int(seed)) for seed in cell.seed]
+            at_minima = meets | {"stationary": seeds_certified(certified, keys)}
 
         ms.append(measured(f"{RANK_STUDY}.fits", fit, case))
         ms.append(measured(RANK_STUDY_SETTLED, list(cell.norm_drift), case))
@@ -770,9 +782,39 @@ def rank_study_claims(networks: pd.DataFrame, true_rank: int, registry):
         for reading in registry[RANK_STUDY_JACOBIAN].every_reading:
             values = list(cell[f"jacobian rank: {reading.name}"])
             ms.append(
-                measured(RANK_STUDY_JACOBIAN, values, case, true_rank, "", reading.name, meets)
+                measured(RANK_STUDY_JACOBIAN, values, case, true_rank, "", reading.name, at_minima)
             )
         ms.append(diverged_runs(f"{RANK_STUDY}.no_divergence", cell, case))
+    return ms
+
+
+RANK_STUDY_CERTIFIED = f"{RANK_STUDY}.polished_stationary"
+RANK_STUDY_NETWORK = ["scale", "lam_factor", "depth", "seed"]
+
+
+def rank_study_certified(certificates: pd.DataFrame, bar: float) -> dict:
+    """{(scale, lam_factor, depth, seed): whether that polished network's fall over the polish's
+    second half is at most `bar`} (a stall reads infinite: stationarity.settled_falls)."""
+    polished = certificates[certificates.network == "polished"]
+    falls = stationarity.settled_falls(polished)
+    keys = zip(*(polished[k] for k in RANK_STUDY_NETWORK), strict=True)
+    return {
+        (str(s), float(f), int(d), int(seed)): bool(fall <= bar)
+        for (s, f, d, seed), fall in zip(keys, falls, strict=True)
+    }
+
+
+def rank_study_certificate_claims(certificates: pd.DataFrame, selected_depth: int) -> list:
+    """Per setting, every seed's polished network's fall over the polish's second half (the
+    check's bar is the entry's criterion), |grad J| beside it."""
+    polished = certificates[certificates.network == "polished"]
+    polished = polished.assign(fall=stationarity.settled_falls(polished))
+    ms = []
+    for (scale, factor, depth), cell in polished.groupby(RANK_STUDY_NETWORK[:3], sort=False):
+        cell = cell.sort_values("seed").assign(selected=depth == selected_depth)
+        detail = "|grad J| " + ", ".join(f"{g:.2g}" for g in cell.grad_norm)
+        case = _rank_study_case(scale, factor, depth, cell)
+        ms.append(measured(RANK_STUDY_CERTIFIED, list(cell.fall), case, detail=detail))
     return ms
 
 

@@ -51,3 +51,36 @@ def load_polished(checkpoints, runs, certificates):
     arrays = {k: np.concatenate([part[k].numpy() for part in parts]) for k in parts[0]}
     read = lambda paths: pd.concat(map(pd.read_csv, paths), ignore_index=True)  # noqa: E731
     return arrays, read(runs), read(certificates)
+
+
+def polish_study(
+    arrays: dict, runs: pd.DataFrame, task: LatentTask, iterations: int, device="auto"
+):
+    """Every network of one of the rank study's checkpoints (one per lambda and seed, `runs` in
+    the checkpoint's order) polished to a stationary point of its own objective
+    (1/N)||f(X) - Y||^2 + (lambda / L)||W||^2 (l2relu.polish), in float64, each alone with its
+    own lambda. Returns the polished arrays (stacked as the checkpoint's), `runs` with the
+    polished networks' loss, objective and ||W||^2/L, and the certificate of both networks of
+    each (columns `index`, the network's in the checkpoint, and the run's scale, lam_factor,
+    lam, depth and seed)."""
+    if list(runs.network) != list(range(len(runs))):
+        raise ValueError("runs must list the checkpoint's networks in order")
+    depth = int(runs.depth.iloc[0])
+    x, y, _ = task.sample(int(runs.n_train.iloc[0]))
+    x, y = torch.tensor(x, dtype=torch.float64), torch.tensor(y, dtype=torch.float64)
+    model = engine.BatchedMLP.from_weights(
+        [torch.as_tensor(arrays[f"w{i + 1}"]).double() for i in range(depth)],
+        [torch.as_tensor(arrays[f"b{i + 1}"]).double() for i in range(depth)],
+        bias=True,
+    )
+    cfg = polish.PolishConfig(iterations, "mse", log_every=max(1, iterations // 10), device=device)
+    lams = runs.lam.to_numpy() / depth
+    polished, after, both = polish.polish_and_certify(model, x, y, lams, cfg)
+    keys = runs[["scale", "lam_factor", "lam", "depth", "seed"]]
+    certificate = both.join(keys, on="index")
+    with torch.no_grad():
+        norms = polished.squared_norm().cpu().numpy() / depth
+    polished_runs = runs.assign(
+        loss=after.loss.to_numpy(), objective=after.objective.to_numpy(), norm_per_layer=norms
+    )
+    return engine.stacked_arrays(polished), polished_runs, certificate
