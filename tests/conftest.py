@@ -73,6 +73,25 @@ def workflow_copy(tmp_path):
     return copy_workflow(tmp_path)
 
 
+def tiny_rank_study(lams=(0.05, 0.8), seeds=(0,), steps=40, log_every=5):
+    """A rank study run small enough for a test: Fig. 1's task shrunk, depth 3, width 6."""
+    from l2relu import engine
+    from l2relu.jacot2023 import rank_study
+    from l2relu.jacot2023.data import LatentTask
+
+    task = LatentTask(latent=4, d_in=6, d_out=5, true_rank=2, width=8, seed=0)
+    cfg = rank_study.StudyFit(
+        depth=3,
+        width=6,
+        n_train=20,
+        lams=lams,
+        phases=(engine.Phase("adam", 3e-3, steps),),
+        seeds=seeds,
+        log_every=log_every,
+    )
+    return task, cfg
+
+
 def judged(measurements, every_entry=True):
     """Ledger rows of `measurements`, judged by the repository's claims registry, indexed by
     claim id (and case, where a claim has several; and reading, after the primary's).

@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO, judged, killed_and_resumed
+from conftest import REPO, judged, killed_and_resumed, tiny_rank_study
 
 from l2relu.jacot2023 import autoencoders, classes, krr, ledger, rank, regression
 from l2relu.jacot2023.data import (
@@ -309,20 +309,9 @@ def test_each_rank_reading_reads_its_own_rank():
 def test_the_rank_studys_norm_trace_survives_a_killed_and_resumed_job(tmp_path, monkeypatch):
     """A job killed mid-training and resumed from its checkpoint ends with the same trace as one
     run straight through: the points traced before the kill are kept, not lost."""
-    from l2relu import engine
     from l2relu.jacot2023 import rank_study
-    from l2relu.jacot2023.data import LatentTask
 
-    task = LatentTask(latent=4, d_in=6, d_out=5, true_rank=2, width=8, seed=0)
-    cfg = rank_study.StudyFit(
-        depth=3,
-        width=6,
-        n_train=20,
-        lams=(0.05, 0.8),
-        phases=(engine.Phase("adam", 3e-3, 40),),
-        seeds=(0,),
-        log_every=5,
-    )
+    task, cfg = tiny_rank_study()
     _, _, straight = rank_study.fit(task, cfg, "cpu")
     resume = tmp_path / "resume"
     _, _, resumed = killed_and_resumed(

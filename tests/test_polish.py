@@ -457,19 +457,11 @@ def test_polishing_a_deep_remark2_width_lowers_its_objective():
 def _rank_study_networks():
     """A tiny rank study run: two lambdas x two seeds, trained together, with the columns the
     training script adds (scale, lam_factor)."""
-    from l2relu.jacot2023 import rank_study
-    from l2relu.jacot2023.data import LatentTask
+    from conftest import tiny_rank_study
 
-    task = LatentTask(latent=4, d_in=6, d_out=5, true_rank=2, width=8, seed=0)
-    cfg = rank_study.StudyFit(
-        depth=3,
-        width=6,
-        n_train=20,
-        lams=(0.05, 0.8),
-        phases=(engine.Phase("adam", 3e-3, 60),),
-        seeds=(0, 1),
-        log_every=0,
-    )
+    from l2relu.jacot2023 import rank_study
+
+    task, cfg = tiny_rank_study(seeds=(0, 1), steps=60, log_every=0)
     arrays, runs, _ = rank_study.fit(task, cfg, "cpu")
     runs.insert(0, "lam_factor", runs.lam.map({0.05: 1.0, 0.8: 16.0}))
     runs.insert(0, "scale", "he")

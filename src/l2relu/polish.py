@@ -22,7 +22,7 @@ import pandas as pd
 import torch
 
 from l2relu import engine
-from l2relu.io import code_version
+from l2relu.io import code_version, save_checkpoint
 from l2relu.stationarity import stalled
 
 
@@ -294,3 +294,10 @@ def balance_residual(net: engine.BatchedMLP) -> float:
     b = [float((p.detach() ** 2).sum()) for p in net.biases] or [0.0] * len(w)
     gaps = [abs(w[k] + b[k] - w[k + 1]) / w[k + 1] for k in range(len(w) - 1) if w[k + 1] > 0]
     return max(gaps, default=math.nan)
+
+
+def save_polished(path, trained: dict, iterations: int, arrays: dict, **changed) -> None:
+    """The checkpoint of polished networks: the trained checkpoint's config (with `changed`
+    keys replaced) and seed, the budget that carried its networks on, the polished arrays."""
+    config = trained["config"] | changed | {"polish_iterations": iterations}
+    save_checkpoint(path, config=config, seed=trained["seed"], arrays=arrays)

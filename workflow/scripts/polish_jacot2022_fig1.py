@@ -9,8 +9,9 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from l2relu.engine import checkpointing  # noqa: E402
-from l2relu.io import load_checkpoint, save_checkpoint, write_table  # noqa: E402
+from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2022.fig1 import Fig1Config, polish  # noqa: E402
+from l2relu.polish import save_polished  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 checkpoint = load_checkpoint(snakemake.input.checkpoint)
@@ -30,14 +31,12 @@ with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s
     certificate = certificate.assign(seed=cfg.seed)
     print(certificate.to_string(), file=sys.stderr)
     after = certificate[certificate.network == "polished"].iloc[0]
-    # the training's config, the polished network's objective and loss, and the budget that
-    # carried it on
-    save_checkpoint(
+    save_polished(
         snakemake.output.checkpoint,
-        config=config
-        | {"objective": float(after.objective), "loss": float(after.loss)}
-        | {"polish_iterations": snakemake.params.iterations},
-        seed=checkpoint["seed"],
-        arrays=polished,
+        checkpoint,
+        snakemake.params.iterations,
+        polished,
+        objective=float(after.objective),
+        loss=float(after.loss),
     )
     write_table(certificate, snakemake.output.certificate)

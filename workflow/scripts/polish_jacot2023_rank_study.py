@@ -10,9 +10,10 @@ import pandas as pd  # noqa: E402
 import torch  # noqa: E402
 
 from l2relu.engine import checkpointing  # noqa: E402
-from l2relu.io import load_checkpoint, save_checkpoint, write_table  # noqa: E402
+from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023.data import LatentTask  # noqa: E402
 from l2relu.jacot2023.polishing import polish_study  # noqa: E402
+from l2relu.polish import save_polished  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 checkpoint = load_checkpoint(snakemake.input.checkpoint)
@@ -27,11 +28,6 @@ with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s
         snakemake.params.device,
     )
     print(certificate.to_string(), file=sys.stderr)
-    save_checkpoint(
-        snakemake.output.checkpoint,
-        config=checkpoint["config"] | {"polish_iterations": snakemake.params.iterations},
-        seed=checkpoint["seed"],
-        arrays=polished,
-    )
+    save_polished(snakemake.output.checkpoint, checkpoint, snakemake.params.iterations, polished)
     write_table(polished_runs, snakemake.output.runs)
     write_table(certificate, snakemake.output.certificate)

@@ -9,7 +9,8 @@ import pandas as pd  # noqa: E402
 import torch  # noqa: E402
 
 from l2relu.engine import checkpointing  # noqa: E402
-from l2relu.io import load_checkpoint, save_checkpoint, write_table  # noqa: E402
+from l2relu.io import load_checkpoint, write_table  # noqa: E402
+from l2relu.polish import save_polished  # noqa: E402
 from l2relu.timor2022.deep import DeepConfig, TeacherConfig, polish_run  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
@@ -25,11 +26,6 @@ with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s
         snakemake.params.device,
     )
     print(certificate.to_string(), file=sys.stderr)
-    save_checkpoint(
-        snakemake.output.checkpoint,
-        config=checkpoint["config"] | {"polish_iterations": snakemake.params.iterations},
-        seed=checkpoint["seed"],
-        arrays=polished,
-    )
+    save_polished(snakemake.output.checkpoint, checkpoint, snakemake.params.iterations, polished)
     write_table(metrics, snakemake.output.metrics)
     write_table(certificate, snakemake.output.certificate)
