@@ -293,7 +293,7 @@ def test_an_identity_autoencoder_does_not_denoise():
             for depth in (2, 8)
         ]
     )
-    rows = judged(ledger.fig3_claims(summary))
+    rows = judged(ledger.fig3_claims(summary), every_entry=False)
     status = dict(zip(rows.claim_id, rows.status, strict=True))
     assert status["jacot2023.fig3.deep_denoises"] == "fail"
     assert status["jacot2023.fig3.deep_vs_shallow"] == "fail"

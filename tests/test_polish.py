@@ -532,3 +532,47 @@ def test_the_rank_studys_jacobian_reads_only_certified_polished_networks():
     rows = claims.evaluate_networks(registry, schedule, polished)
     first = rows[rows.primary.astype(bool) & (rows.claim_id == ledger.RANK_STUDY_JACOBIAN)]
     assert set(first.status) == {"pass"} and set(first.optimization) == {"optimizer-dependent"}
+
+
+def test_each_fig3_curve_autoencoder_is_polished_on_its_own_curve():
+    """Fig. 3's curve autoencoders train together, each on its own curve: polished, each ends
+    where it ends polished alone on its curve's points, lower than it started, and the table
+    keeps the training's columns with the polished networks' measures."""
+    from l2relu.jacot2023 import autoencoders
+    from l2relu.jacot2023.polishing import polish_curves
+
+    data = autoencoders.CurveData(curve_width=10, n_train=20, n_random=5)
+    arch = autoencoders.Architecture(depth=3, width=6)
+    networks = [(0, 0), (1, 1)]
+    phases = (engine.Phase("adam", 3e-3, 50),)
+    table, _, arrays = autoencoders.train_curves(data, networks, [5, 6], arch, 1e-3, phases, "cpu")
+    polished_table, moved, polished, certificate = polish_curves(
+        arrays, table, data, 1e-3, 20, "cpu"
+    )
+    assert list(polished_table.columns) == list(table.columns)
+    both = certificate.pivot(index="curve", columns="network", values="objective")
+    assert (both.polished < both.schedule).all()
+    assert list(polished_table.objective) == list(both.polished)
+    assert set(moved.curve) == {0, 1} and len(moved) == 2 * data.n_random
+    # curve 1's network alone, on curve 1's points only
+    alone = {k: v[1:2] for k, v in arrays.items()}
+    _, _, one, _ = polish_curves(alone, table.iloc[1:2], data, 1e-3, 20, "cpu")
+    assert all((one[k][0] == polished[k][1]).all() for k in arrays)
+    # the schedule's objective in the certificate is training's, as training measured it
+    assert both.schedule.to_numpy() == pytest.approx(table.objective.to_numpy(), rel=1e-9)
+
+
+def test_fig3s_certificate_row_reads_every_autoencoder_of_a_data_set_and_a_stall_fails():
+    from l2relu.jacot2023 import ledger
+
+    certificates = pd.DataFrame(
+        {"network": "polished", "dataset": ["curve"] * 4 + ["mnist"] * 2}
+        | {"depth": [2, 2, 12, 12, 2, 4], "seed": [0, 1, 0, 1, 0, 0]}
+        | {"fall_last_half": [0.0, 1e-4, 0.0, 0.0, 0.0, 0.0], "grad_norm": 1e-3}
+        | {"stalled": [False] * 5 + [True]}
+    )
+    rows = judged_check(
+        ledger.fig3_certificate_claims(certificates), load_registry(registry_files_of_repo())
+    )
+    assert list(rows.status) == ["pass", "mixed"]  # a stall is no certificate
+    assert list(rows.n_seeds) == [4, 2]

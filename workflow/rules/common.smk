@@ -471,7 +471,8 @@ def rank_study_params(study, fig1, depth, seeds):
 
 
 def autoencoder_runs(run, section, seed):
-    """The run paths of Fig. 3's shallow and deep autoencoder on one data set (one seed)."""
+    """The run paths of Fig. 3's shallow and deep autoencoder on one data set (one seed; None
+    where the pattern has none, as the curves' runs, whose every seed trains in one job)."""
     return [run.format(seed=seed, **section[kind]) for kind in ("shallow", "deep")]
 
 

@@ -564,6 +564,7 @@ rule train_jacot2023_fig3_curve:
     output:
         networks=f"results/{J23_CURVE_RUN}/networks.csv",
         outputs=f"results/{J23_CURVE_RUN}/outputs.csv",
+        checkpoint=f"results/{J23_CURVE_RUN}/model.pt",
     log:
         job_log(J23_CURVE_RUN),
     benchmark:
@@ -593,6 +594,7 @@ rule train_jacot2023_fig3_mnist:
     output:
         images=f"results/{J23_MNIST_RUN}/images.npz",
         summary=f"results/{J23_MNIST_RUN}/summary.csv",
+        checkpoint=f"results/{J23_MNIST_RUN}/model.pt",
     log:
         job_log(J23_MNIST_RUN),
     benchmark:
@@ -615,17 +617,101 @@ rule train_jacot2023_fig3_mnist:
         "../scripts/train_jacot2023_fig3_mnist.py"
 
 
+# Each autoencoder carried on to a stationary point of its objective (l2relu.polish): the
+# ledger reads the paper's observations on the schedule's networks, these beside them.
+J23_CURVE_POLISHED = f"{J23_CURVE_RUN}/polish{J23_FIG3['polish_iterations']}"
+J23_MNIST_POLISHED = f"{J23_MNIST_RUN}/polish{J23_FIG3['polish_iterations']}"
+
+
+rule polish_jacot2023_fig3_curve:
+    input:
+        checkpoint=rules.train_jacot2023_fig3_curve.output.checkpoint,
+        networks=rules.train_jacot2023_fig3_curve.output.networks,
+        code=script_code("polish_jacot2023_fig3_curve"),
+    output:
+        checkpoint=f"results/{J23_CURVE_POLISHED}/model.pt",
+        networks=f"results/{J23_CURVE_POLISHED}/networks.csv",
+        outputs=f"results/{J23_CURVE_POLISHED}/outputs.csv",
+        certificate=f"results/{J23_CURVE_POLISHED}/certificate.csv",
+    log:
+        job_log(f"{J23_CURVE_POLISHED}/polish"),
+    benchmark:
+        job_benchmark("polish_jacot2023_fig3_curve", f"{J23_CURVE_POLISHED}/polish")
+    wildcard_constraints:
+        **architecture_constraints(J23_CURVE),
+    conda:
+        ENV
+    threads: 1
+    resources:
+        gpu=config["resources"]["train_gpus"],
+    params:
+        resume=resume_dir,
+        iterations=J23_FIG3["polish_iterations"],
+        device=config["device"],
+    script:
+        "../scripts/polish_jacot2023_fig3_curve.py"
+
+
+rule polish_jacot2023_fig3_mnist:
+    input:
+        data=MNIST_DATA.format(**J23_MNIST_SUBSET),
+        checkpoint=rules.train_jacot2023_fig3_mnist.output.checkpoint,
+        summary=rules.train_jacot2023_fig3_mnist.output.summary,
+        code=script_code("polish_jacot2023_fig3_mnist"),
+    output:
+        checkpoint=f"results/{J23_MNIST_POLISHED}/model.pt",
+        summary=f"results/{J23_MNIST_POLISHED}/summary.csv",
+        certificate=f"results/{J23_MNIST_POLISHED}/certificate.csv",
+    log:
+        job_log(f"{J23_MNIST_POLISHED}/polish"),
+    benchmark:
+        job_benchmark("polish_jacot2023_fig3_mnist", f"{J23_MNIST_POLISHED}/polish")
+    wildcard_constraints:
+        **architecture_constraints(J23_MNIST),
+        seed="|".join(map(str, J23_MNIST_SEEDS)),
+    conda:
+        ENV
+    threads: 1
+    resources:
+        gpu=config["resources"]["train_gpus"],
+    params:
+        resume=resume_dir,
+        iterations=J23_FIG3["polish_iterations"],
+        device=config["device"],
+    script:
+        "../scripts/polish_jacot2023_fig3_mnist.py"
+
+
 rule aggregate_jacot2023_fig3:
     input:
         registry=claims_registry("jacot2023_fig3"),
-        curve=[
-            rules.train_jacot2023_fig3_curve.output.networks.format(**J23_CURVE[kind])
-            for kind in ("shallow", "deep")
-        ],
+        curve=autoencoder_runs(rules.train_jacot2023_fig3_curve.output.networks, J23_CURVE, None),
         mnist=[
-            f"results/{run}/summary.csv"
+            path
             for seed in J23_MNIST_SEEDS
-            for run in autoencoder_runs(J23_MNIST_RUN, J23_MNIST, seed)
+            for path in autoencoder_runs(
+                rules.train_jacot2023_fig3_mnist.output.summary, J23_MNIST, seed
+            )
+        ],
+        polished_curve=autoencoder_runs(
+            rules.polish_jacot2023_fig3_curve.output.networks, J23_CURVE, None
+        ),
+        polished_mnist=[
+            path
+            for seed in J23_MNIST_SEEDS
+            for path in autoencoder_runs(
+                rules.polish_jacot2023_fig3_mnist.output.summary, J23_MNIST, seed
+            )
+        ],
+        certificates=autoencoder_runs(
+            rules.polish_jacot2023_fig3_curve.output.certificate, J23_CURVE, None
+        )
+        + [
+            path
+            for seed in J23_MNIST_SEEDS
+            for path in autoencoder_runs(
+                rules.polish_jacot2023_fig3_mnist.output.certificate, J23_MNIST, seed
+            )
         ],
         code=script_code("aggregate_jacot2023_fig3"),
     output:

@@ -1,5 +1,5 @@
-"""Fig. 3 A: one autoencoder (deep or shallow) on MNIST, and its outputs for noisy held-out
-digits."""
+"""Fig. 3 A: one autoencoder (deep or shallow) on MNIST, its outputs for noisy held-out
+digits, and the trained network."""
 
 import sys
 
@@ -10,14 +10,14 @@ import pandas as pd  # noqa: E402
 import torch  # noqa: E402
 
 from l2relu.engine import checkpointing, phases_from_config  # noqa: E402
-from l2relu.io import atomic_path, write_table  # noqa: E402
+from l2relu.io import atomic_path, save_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023.autoencoders import Architecture, NoiseConfig, mnist_experiment  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 # a killed job resumes from its last save on the next run
 with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s"]):
     wc, params = snakemake.wildcards, snakemake.params
-    images, summary = mnist_experiment(
+    images, summary, arrays = mnist_experiment(
         dict(np.load(snakemake.input.data)),
         Architecture(depth=int(wc.depth), width=int(wc.width)),
         params.lam,
@@ -30,3 +30,12 @@ with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s
         with open(tmp, "wb") as f:
             np.savez_compressed(f, **images)
     write_table(pd.DataFrame([summary | {"seed": params.noise["seed"]}]), snakemake.output.summary)
+    config = {
+        "lam": params.lam,
+        "noise": params.noise,
+        "depth": int(wc.depth),
+        "width": int(wc.width),
+    }
+    save_checkpoint(
+        snakemake.output.checkpoint, config=config, seed=params.noise["seed"], arrays=arrays
+    )

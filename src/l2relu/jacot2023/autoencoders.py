@@ -141,53 +141,30 @@ def jacobian_ratio(model, x: torch.Tensor) -> np.ndarray:
     return (s[..., 1] / s[..., 0]).detach().cpu().median(dim=1).values.numpy()
 
 
-def train_curves(
-    data: CurveData,
-    networks,
-    init_seeds,
-    arch: Architecture,
-    lam: float,
-    phases,
-    device="auto",
-    log=None,
-    settling: Settling | None = None,
-):
-    """Autoencoders of one architecture on curves, trained together (float64): network b,
-    labelled networks[b] = (curve, seed), is fitted to that curve's points from the
-    initialization init_seeds[b]. Returns one row per network (fit, ||W||^2 / L, the Jacobian's
-    s_2/s_1 at the data, mean distances of random inputs and of their outputs to the curve)
-    and every network's random inputs with their outputs."""
-    torch.set_flush_denormal(True)
-    dev = engine.pick_device(device)
+def curve_random_inputs(data: CurveData, curve: int) -> np.ndarray:
+    """The random inputs of a curve: n_random points uniform in its points' bounding box."""
+    points = curve_points(data.curve_width, data.n_train, curve)
+    rng = rng_for("jacot2023", "curve_random_inputs", curve, data.n_random)
+    return uniform_in_box(points, data.n_random, rng)
+
+
+def curve_measures(model, x: torch.Tensor, data: CurveData, networks, arch: Architecture):
+    """What the autoencoders of one architecture do (network b, labelled networks[b] = (curve,
+    seed), fitted to the points x[b] of its curve): per network ||W||^2 / L, the Jacobian's
+    s_2/s_1 at the data and the mean distances of the random inputs and of their outputs to the
+    curve; and every network's random inputs with their outputs."""
     curves = list(dict.fromkeys(c for c, _ in networks))
-    points = {c: curve_points(data.curve_width, data.n_train, c) for c in curves}
-    x = torch.tensor(np.stack([points[c].T for c, _ in networks]), device=dev)
-    widths = (2, *([arch.width] * (arch.depth - 1)), 2)
-    model = engine.BatchedMLP(
-        engine.NetworkConfig(widths, bias=True), list(init_seeds), dev, torch.float64
-    )
-    result, before, repeats = train_converging(model, x, lam, phases, "float64", log, settling)
-    inputs = {
-        c: uniform_in_box(
-            points[c], data.n_random, rng_for("jacot2023", "curve_random_inputs", c, data.n_random)
-        )
-        for c in curves
-    }
+    inputs = {c: curve_random_inputs(data, c) for c in curves}
     with torch.no_grad():
-        random_x = torch.tensor(np.stack([inputs[c].T for c, _ in networks]), device=dev)
+        random_x = torch.tensor(np.stack([inputs[c].T for c, _ in networks]), device=x.device)
         outputs = model.forward(random_x).cpu().numpy().transpose(0, 2, 1)  # (B, n_random, 2)
         norm_per_layer = (model.squared_norm() / arch.depth).cpu().numpy()
     ratio = jacobian_ratio(model, x)
     rows = []
-    for b, (c, s) in enumerate(networks):
+    for b, (c, _) in enumerate(networks):
         polyline = curve_polyline(data.curve_width, c)
         rows.append(
             {
-                "depth": arch.depth,
-                "width": arch.width,
-                "curve": c,
-                "seed": s,
-                **fit_record(result, before, repeats, b),
                 "norm_per_layer": norm_per_layer[b],
                 "jacobian_ratio": ratio[b],
                 "input_distance": distance_to_polyline(inputs[c], polyline).mean(),
@@ -211,7 +188,46 @@ def train_curves(
         ],
         ignore_index=True,
     )
-    return pd.DataFrame(rows), moved
+    return rows, moved
+
+
+def curves_data(data: CurveData, networks, device) -> torch.Tensor:
+    """(B, 2, N) float64: network b's training points, those of its curve networks[b][0]."""
+    points = {c: curve_points(data.curve_width, data.n_train, c) for c, _ in networks}
+    return torch.tensor(np.stack([points[c].T for c, _ in networks]), device=device)
+
+
+def train_curves(
+    data: CurveData,
+    networks,
+    init_seeds,
+    arch: Architecture,
+    lam: float,
+    phases,
+    device="auto",
+    log=None,
+    settling: Settling | None = None,
+):
+    """Autoencoders of one architecture on curves, trained together (float64): network b,
+    labelled networks[b] = (curve, seed), is fitted to that curve's points from the
+    initialization init_seeds[b]. Returns one row per network (fit, then curve_measures'), every
+    network's random inputs with their outputs, and the trained networks' arrays."""
+    torch.set_flush_denormal(True)
+    dev = engine.pick_device(device)
+    x = curves_data(data, networks, dev)
+    widths = (2, *([arch.width] * (arch.depth - 1)), 2)
+    model = engine.BatchedMLP(
+        engine.NetworkConfig(widths, bias=True), list(init_seeds), dev, torch.float64
+    )
+    result, before, repeats = train_converging(model, x, lam, phases, "float64", log, settling)
+    measures, moved = curve_measures(model, x, data, networks, arch)
+    rows = [
+        {"depth": arch.depth, "width": arch.width, "curve": c, "seed": s}
+        | fit_record(result, before, repeats, b)
+        | measures[b]
+        for b, (c, s) in enumerate(networks)
+    ]
+    return pd.DataFrame(rows), moved, engine.stacked_arrays(model)
 
 
 def figure_curves(data: CurveData, seeds, arch: Architecture, lam: float, phases, device="auto"):
@@ -241,9 +257,8 @@ def mnist_experiment(
     log=None,
 ):
     """Fig. 3 A: fit one autoencoder to MNIST training images, then send noisy copies of some
-    of them through it (Section 5's argument is local to the data: near a data point a
-    rank-recovering autoencoder projects onto the data's tangent space). Returns (images:
-    clean, noisy, output (n, 784)), summary."""
+    of them through it (denoise). Returns (images: clean, noisy, output (n, 784)), summary and
+    the trained network's arrays."""
     model, summary = train(
         data["x_train"].T,
         arch,
@@ -254,13 +269,23 @@ def mnist_experiment(
         device=device,
         log=log,
     )
+    images, measures = denoise(model, data, noise)
+    return images, summary | measures, engine.stacked_arrays(model)
+
+
+def denoise(model, data: dict, noise: NoiseConfig):
+    """Noisy copies of some training digits sent through an MNIST autoencoder (Section 5's
+    argument is local to the data: near a data point a rank-recovering autoencoder projects
+    onto the data's tangent space). Returns (images: clean, noisy, output, reconstruction
+    (n, 784)) and the mean distances of the noisy inputs and of their outputs to the clean
+    digits, and the share of the noise the outputs pass."""
     shown = np.linspace(0, len(data["x_train"]) - 1, noise.n_noisy).round().astype(int)
     clean = data["x_train"][shown]  # spread over the digits (the set is grouped by digit)
     rng = rng_for("jacot2023", "mnist_noise", noise.seed, noise.noise, clean.shape)
     noisy = clean + noise.noise * rng.normal(size=clean.shape)
     output, reconstruction = apply(model, noisy), apply(model, clean)
     noise_norm = np.linalg.norm(noisy - clean, axis=1)
-    summary |= {
+    measures = {
         "input_distance": float(noise_norm.mean()),
         "output_distance": float(np.linalg.norm(output - clean, axis=1).mean()),
         # how much of the noise reaches the output: ~1 for the identity, ~0 for a projection
@@ -270,4 +295,4 @@ def mnist_experiment(
         ),
     }
     images = {"clean": clean, "noisy": noisy, "output": output, "reconstruction": reconstruction}
-    return images, summary
+    return images, measures

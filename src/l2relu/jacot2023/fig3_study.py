@@ -36,7 +36,7 @@ def train_curves(cfg: CurveStudyConfig, phases, device="auto", log=None, settlin
         derive_seed("jacot2023", "fig3_study", cfg.curve_width, c, s, cfg.depth, cfg.width)
         for c, s in networks
     ]
-    table, moved = autoencoders.train_curves(
+    table, moved, _ = autoencoders.train_curves(
         autoencoders.CurveData(cfg.curve_width, cfg.n_train, cfg.n_random),
         networks,
         init,

@@ -492,6 +492,24 @@ def fig3_claims(summary: pd.DataFrame):
     return ms
 
 
+FIG3_CERTIFIED = "jacot2023.fig3.polished_stationary"
+
+
+def fig3_certificate_claims(certificates: pd.DataFrame) -> list:
+    """Per data set, every autoencoder's (both depths, every seed) polished fall over the
+    polish's second half (the check's bar is the entry's criterion; a stall reads infinite)."""
+    polished = certificates[certificates.network == "polished"]
+    polished = polished.assign(fall=stationarity.settled_falls(polished))
+    ms = []
+    for dataset, group in polished.groupby("dataset", sort=False):
+        group = group.sort_values(["depth", "seed"])
+        depths = " and ".join(str(d) for d in sorted(group.depth.unique()))
+        detail = "|grad J| " + ", ".join(f"{g:.2g}" for g in group.grad_norm)
+        case = f"{dataset}, L = {depths}, {group.seed.nunique()} seeds"
+        ms.append(measured(FIG3_CERTIFIED, list(group.fall), case, detail=detail))
+    return ms
+
+
 FIG2_STUDY = "jacot2023.fig2study"
 
 

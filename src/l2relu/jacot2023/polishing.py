@@ -1,5 +1,6 @@
-"""Trained networks of Fig. 1's task carried on to a stationary point of their own objective
-(l2relu.polish), with the run summary the ledger reads and the certificate of both networks."""
+"""Trained networks carried on to a stationary point of their own objective (l2relu.polish):
+Fig. 1's task (Fig. 1, the depth sweep, the rank study) and Fig. 3's autoencoders, with what the
+ledger reads of the polished networks and the certificate of both networks."""
 
 import numpy as np
 import pandas as pd
@@ -7,6 +8,7 @@ import torch
 
 from l2relu import engine, polish
 from l2relu.io import load_checkpoint
+from l2relu.jacot2023 import autoencoders
 from l2relu.jacot2023.data import LatentTask
 
 
@@ -23,11 +25,7 @@ def polish_fit(
     depth, lam = fit_config["depth"], fit_config["lam"] / fit_config["depth"]
     x, y, _ = task.sample(fit_config["n_train"])
     x, y = torch.tensor(x, dtype=torch.float64), torch.tensor(y, dtype=torch.float64)
-    model = engine.BatchedMLP.from_weights(
-        [torch.as_tensor(arrays[f"w{i + 1}"][indices]).double() for i in range(depth)],
-        [torch.as_tensor(arrays[f"b{i + 1}"][indices]).double() for i in range(depth)],
-        bias=True,
-    )
+    model = _networks(arrays, indices)
     cfg = polish.PolishConfig(iterations, "mse", log_every=max(1, iterations // 20), device=device)
     polished, after, both = polish.polish_and_certify(model, x, y, lam, cfg)
     certificate = both.assign(index=[indices[i] for i in both["index"]])
@@ -68,11 +66,7 @@ def polish_study(
     depth = int(runs.depth.iloc[0])
     x, y, _ = task.sample(int(runs.n_train.iloc[0]))
     x, y = torch.tensor(x, dtype=torch.float64), torch.tensor(y, dtype=torch.float64)
-    model = engine.BatchedMLP.from_weights(
-        [torch.as_tensor(arrays[f"w{i + 1}"]).double() for i in range(depth)],
-        [torch.as_tensor(arrays[f"b{i + 1}"]).double() for i in range(depth)],
-        bias=True,
-    )
+    model = _networks(arrays)
     cfg = polish.PolishConfig(iterations, "mse", log_every=max(1, iterations // 10), device=device)
     lams = runs.lam.to_numpy() / depth
     polished, after, both = polish.polish_and_certify(model, x, y, lams, cfg)
@@ -84,3 +78,53 @@ def polish_study(
         loss=after.loss.to_numpy(), objective=after.objective.to_numpy(), norm_per_layer=norms
     )
     return engine.stacked_arrays(polished), polished_runs, certificate
+
+
+def _networks(arrays: dict, rows=slice(None)) -> engine.BatchedMLP:
+    """The networks `rows` (a slice or a list of indices) of stacked arrays, in float64."""
+    depth = sum(1 for k in arrays if k.startswith("w"))
+    return engine.BatchedMLP.from_weights(
+        [torch.as_tensor(arrays[f"w{i + 1}"][rows]).double() for i in range(depth)],
+        [torch.as_tensor(arrays[f"b{i + 1}"][rows]).double() for i in range(depth)],
+        bias=True,
+    )
+
+
+def polish_curves(arrays: dict, table: pd.DataFrame, data, lam: float, iterations: int, device):
+    """Fig. 3's curve autoencoders of one architecture (`table`: the training's rows, one per
+    network of the stacked `arrays`) each polished on its own curve's points to a stationary
+    point of (1/N) sum |f(x) - x|^2 + lam ||W||^2. Returns the table with the polished
+    networks' loss, objective and measures (autoencoders.curve_measures), their random inputs'
+    outputs, their arrays and the certificate of both networks of each (curve, seed)."""
+    networks = list(zip(table.curve, table.seed, strict=True))
+    arch = autoencoders.Architecture(int(table.depth.iloc[0]), int(table.width.iloc[0]))
+    x = autoencoders.curves_data(data, networks, "cpu")
+    cfg = polish.PolishConfig(iterations, "mse", log_every=max(1, iterations // 5), device=device)
+    parts, after, certificates = [], [], []
+    for b, (curve, seed) in enumerate(networks):
+        network = _networks(arrays, slice(b, b + 1))
+        polished, end, both = polish.polish_and_certify(network, x[b], x[b], lam, cfg)
+        parts.append(engine.stacked_arrays(polished))
+        after.append(end)
+        certificates.append(both.assign(index=b, curve=curve, seed=seed, depth=arch.depth))
+    stacked = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    model = _networks(stacked)
+    measures, moved = autoencoders.curve_measures(model, x, data, networks, arch)
+    after = pd.concat(after, ignore_index=True)
+    polished_table = table.assign(
+        loss=after.loss.to_numpy(), objective=after.objective.to_numpy()
+    ).assign(**pd.DataFrame(measures).to_dict("list"))
+    return polished_table, moved, stacked, pd.concat(certificates, ignore_index=True)
+
+
+def polish_mnist(arrays: dict, summary: dict, data: dict, lam: float, noise, iterations, device):
+    """Fig. 3's MNIST autoencoder polished on its training digits to a stationary point of
+    (1/N) sum |f(x) - x|^2 + lam ||W||^2. Returns its summary with the polished network's loss,
+    objective and denoising (autoencoders.denoise), its arrays and the certificate of both
+    networks."""
+    x = torch.tensor(data["x_train"].T, dtype=torch.float64)
+    cfg = polish.PolishConfig(iterations, "mse", log_every=max(1, iterations // 5), device=device)
+    polished, after, both = polish.polish_and_certify(_networks(arrays), x, x, lam, cfg)
+    _, measures = autoencoders.denoise(polished, data, noise)
+    end = {"loss": float(after.loss.iloc[0]), "objective": float(after.objective.iloc[0])}
+    return summary | end | measures, engine.stacked_arrays(polished), both
