@@ -44,6 +44,17 @@ def _network(model: engine.BatchedMLP, index: int, device) -> engine.BatchedMLP:
     )
 
 
+def stacked_networks(arrays: dict, rows=slice(None)) -> engine.BatchedMLP:
+    """The networks `rows` (a slice or a list of indices) of arrays stacked as a checkpoint
+    stores them (engine.stacked_arrays: w1.., b1.., each (networks, ...)), in float64."""
+    depth = sum(1 for k in arrays if k.startswith("w"))
+    return engine.BatchedMLP.from_weights(
+        [torch.as_tensor(arrays[f"w{i + 1}"][rows]).double() for i in range(depth)],
+        [torch.as_tensor(arrays[f"b{i + 1}"][rows]).double() for i in range(depth)],
+        bias=True,
+    )
+
+
 def _float64(t: torch.Tensor, device) -> torch.Tensor:
     """Data on `device`, in float64 where it holds values (class labels stay integers)."""
     t = t.to(device)

@@ -74,12 +74,7 @@ def polish(cfg: Fig1Config, data: dict, arrays: dict, iterations: int, device="a
 
     x = torch.tensor(data["x_train"].T, dtype=torch.float64)
     y = torch.tensor(np.searchsorted(cfg.digits, data["y_train"]))
-    depth = sum(1 for k in arrays if k.startswith("w"))
-    model = engine.BatchedMLP.from_weights(
-        [torch.as_tensor(arrays[f"w{i + 1}"][None]).double() for i in range(depth)],
-        [torch.as_tensor(arrays[f"b{i + 1}"][None]).double() for i in range(depth)],
-        bias=True,
-    )
+    model = polishing.stacked_networks({k: v[None] for k, v in arrays.items()})
     settings = polishing.PolishConfig(
         iterations, "cross_entropy", log_every=max(1, iterations // 10), device=device
     )

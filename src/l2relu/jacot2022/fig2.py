@@ -140,12 +140,7 @@ def polish_width(dataset: str, data: dict, runs: pd.DataFrame, arrays: dict, ite
     x_test = torch.tensor(data["x_test"].T, dtype=torch.float64)
     y = _targets(data, dataset, "train", torch.float64)
     y_test = _targets(data, dataset, "test", torch.float64)
-    depth = sum(1 for k in arrays if k.startswith("w"))
-    model = engine.BatchedMLP.from_weights(
-        [torch.as_tensor(arrays[f"w{i + 1}"]).double() for i in range(depth)],
-        [torch.as_tensor(arrays[f"b{i + 1}"]).double() for i in range(depth)],
-        bias=True,
-    )
+    model = polish.stacked_networks(arrays)
     lams = runs.lam.to_numpy()
     settings = polish.PolishConfig(
         iterations, loss, log_every=max(1, iterations // 4), device="cpu"

@@ -25,7 +25,7 @@ def polish_fit(
     depth, lam = fit_config["depth"], fit_config["lam"] / fit_config["depth"]
     x, y, _ = task.sample(fit_config["n_train"])
     x, y = torch.tensor(x, dtype=torch.float64), torch.tensor(y, dtype=torch.float64)
-    model = _networks(arrays, indices)
+    model = polish.stacked_networks(arrays, indices)
     cfg = polish.PolishConfig(iterations, "mse", log_every=max(1, iterations // 20), device=device)
     polished, after, both = polish.polish_and_certify(model, x, y, lam, cfg)
     certificate = both.assign(index=[indices[i] for i in both["index"]])
@@ -66,7 +66,7 @@ def polish_study(
     depth = int(runs.depth.iloc[0])
     x, y, _ = task.sample(int(runs.n_train.iloc[0]))
     x, y = torch.tensor(x, dtype=torch.float64), torch.tensor(y, dtype=torch.float64)
-    model = _networks(arrays)
+    model = polish.stacked_networks(arrays)
     cfg = polish.PolishConfig(iterations, "mse", log_every=max(1, iterations // 10), device=device)
     lams = runs.lam.to_numpy() / depth
     polished, after, both = polish.polish_and_certify(model, x, y, lams, cfg)
@@ -78,16 +78,6 @@ def polish_study(
         loss=after.loss.to_numpy(), objective=after.objective.to_numpy(), norm_per_layer=norms
     )
     return engine.stacked_arrays(polished), polished_runs, certificate
-
-
-def _networks(arrays: dict, rows=slice(None)) -> engine.BatchedMLP:
-    """The networks `rows` (a slice or a list of indices) of stacked arrays, in float64."""
-    depth = sum(1 for k in arrays if k.startswith("w"))
-    return engine.BatchedMLP.from_weights(
-        [torch.as_tensor(arrays[f"w{i + 1}"][rows]).double() for i in range(depth)],
-        [torch.as_tensor(arrays[f"b{i + 1}"][rows]).double() for i in range(depth)],
-        bias=True,
-    )
 
 
 def polish_curves(arrays: dict, table: pd.DataFrame, data, lam: float, iterations: int, device):
@@ -102,13 +92,13 @@ def polish_curves(arrays: dict, table: pd.DataFrame, data, lam: float, iteration
     cfg = polish.PolishConfig(iterations, "mse", log_every=max(1, iterations // 5), device=device)
     parts, after, certificates = [], [], []
     for b, (curve, seed) in enumerate(networks):
-        network = _networks(arrays, slice(b, b + 1))
+        network = polish.stacked_networks(arrays, slice(b, b + 1))
         polished, end, both = polish.polish_and_certify(network, x[b], x[b], lam, cfg)
         parts.append(engine.stacked_arrays(polished))
         after.append(end)
         certificates.append(both.assign(index=b, curve=curve, seed=seed, depth=arch.depth))
     stacked = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    model = _networks(stacked)
+    model = polish.stacked_networks(stacked)
     measures, moved = autoencoders.curve_measures(model, x, data, networks, arch)
     after = pd.concat(after, ignore_index=True)
     polished_table = table.assign(
@@ -124,7 +114,9 @@ def polish_mnist(arrays: dict, summary: dict, data: dict, lam: float, noise, ite
     networks."""
     x = torch.tensor(data["x_train"].T, dtype=torch.float64)
     cfg = polish.PolishConfig(iterations, "mse", log_every=max(1, iterations // 5), device=device)
-    polished, after, both = polish.polish_and_certify(_networks(arrays), x, x, lam, cfg)
+    polished, after, both = polish.polish_and_certify(
+        polish.stacked_networks(arrays), x, x, lam, cfg
+    )
     _, measures = autoencoders.denoise(polished, data, noise)
     end = {"loss": float(after.loss.iloc[0]), "objective": float(after.objective.iloc[0])}
     return summary | end | measures, engine.stacked_arrays(polished), both
