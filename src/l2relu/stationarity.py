@@ -26,3 +26,12 @@ def settled_falls(certificate: pd.DataFrame) -> list[float]:
         math.inf if s else float(f)
         for f, s in zip(certificate.fall_last_half, certificate.stalled, strict=True)
     ]
+
+
+def seeds_certified(certificate: pd.DataFrame, bar: float) -> tuple[list[bool], list[float], str]:
+    """The polished networks of a certificate with one network a seed, in seed order: whether
+    each is certified (its settled fall at most `bar`), the falls, and their |grad J| as text."""
+    polished = certificate[certificate.network == "polished"].sort_values("seed")
+    falls = settled_falls(polished)
+    detail = "|grad J| " + ", ".join(f"{g:.2g}" for g in polished.grad_norm)
+    return [bool(f <= bar) for f in falls], falls, detail

@@ -476,6 +476,11 @@ def autoencoder_runs(run, section, seed):
     return [run.format(seed=seed, **section[kind]) for kind in ("shallow", "deep")]
 
 
+def every_seeds_autoencoders(run, section, seeds):
+    """autoencoder_runs of every seed, one list."""
+    return [path for seed in seeds for path in autoencoder_runs(run, section, seed)]
+
+
 def architecture_constraints(section):
     """Wildcard constraints that admit exactly the shallow and deep architectures' numbers."""
     return {

@@ -686,33 +686,21 @@ rule aggregate_jacot2023_fig3:
     input:
         registry=claims_registry("jacot2023_fig3"),
         curve=autoencoder_runs(rules.train_jacot2023_fig3_curve.output.networks, J23_CURVE, None),
-        mnist=[
-            path
-            for seed in J23_MNIST_SEEDS
-            for path in autoencoder_runs(
-                rules.train_jacot2023_fig3_mnist.output.summary, J23_MNIST, seed
-            )
-        ],
+        mnist=every_seeds_autoencoders(
+            rules.train_jacot2023_fig3_mnist.output.summary, J23_MNIST, J23_MNIST_SEEDS
+        ),
         polished_curve=autoencoder_runs(
             rules.polish_jacot2023_fig3_curve.output.networks, J23_CURVE, None
         ),
-        polished_mnist=[
-            path
-            for seed in J23_MNIST_SEEDS
-            for path in autoencoder_runs(
-                rules.polish_jacot2023_fig3_mnist.output.summary, J23_MNIST, seed
-            )
-        ],
+        polished_mnist=every_seeds_autoencoders(
+            rules.polish_jacot2023_fig3_mnist.output.summary, J23_MNIST, J23_MNIST_SEEDS
+        ),
         certificates=autoencoder_runs(
             rules.polish_jacot2023_fig3_curve.output.certificate, J23_CURVE, None
         )
-        + [
-            path
-            for seed in J23_MNIST_SEEDS
-            for path in autoencoder_runs(
-                rules.polish_jacot2023_fig3_mnist.output.certificate, J23_MNIST, seed
-            )
-        ],
+        + every_seeds_autoencoders(
+            rules.polish_jacot2023_fig3_mnist.output.certificate, J23_MNIST, J23_MNIST_SEEDS
+        ),
         code=script_code("aggregate_jacot2023_fig3"),
     output:
         summary="results/jacot2023/fig3/summary.csv",

@@ -54,8 +54,7 @@ shown = lambda t: t.drop(columns=[c for c in t if ":" in c]).to_string()  # noqa
 print(shown(networks), shown(polished), certificates.to_string(), sep="\n", file=sys.stderr)
 bar = registry[ledger.RANK_STUDY_CERTIFIED].criterion.bounds()[1]
 certified = ledger.rank_study_certified(certificates, bar)
-keys = zip(*(polished[k] for k in ledger.RANK_STUDY_NETWORK), strict=True)
-polished["certified"] = [certified[(s, float(f), int(d), int(n))] for s, f, d, n in keys]
+polished["certified"] = [certified[key] for key in ledger.rank_study_keys(polished)]
 write_table(networks, snakemake.output.networks)
 write_table(polished, snakemake.output.polished)
 write_table(traces, snakemake.output.traces)

@@ -343,10 +343,8 @@ def fig1_certificate_claims(certificates: pd.DataFrame, bar: float) -> tuple[lis
     """Which seeds' polished Fig. 1 networks are certified stationary (their fall over the
     polish's second half at most `bar`, FIG1_CERTIFIED's criterion; a stall reads infinite), in
     seed order, and that entry's row."""
-    polished = certificates[certificates.network == "polished"].sort_values("seed")
-    falls = stationarity.settled_falls(polished)
-    detail = "|grad J| " + ", ".join(f"{g:.2g}" for g in polished.grad_norm)
-    return [bool(f <= bar) for f in falls], [measured(FIG1_CERTIFIED, falls, detail=detail)]
+    certified, falls, detail = stationarity.seeds_certified(certificates, bar)
+    return certified, [measured(FIG1_CERTIFIED, falls, detail=detail)]
 
 
 def fig1_study_claims(networks: pd.DataFrame, n_rays: int, ray_readings: dict):

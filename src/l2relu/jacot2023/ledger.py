@@ -63,10 +63,8 @@ def certificate_claims(certificate: pd.DataFrame, registry) -> tuple[list, list]
     """Which seeds' polished networks are certified stationary (the CERTIFIED entry's bar on
     the objective's fall over the polish's second half), and that entry's row."""
     bar = registry[CERTIFIED].criterion.bounds()[1]
-    polished = certificate[certificate.network == "polished"].sort_values("seed")
-    falls = stationarity.settled_falls(polished)
-    detail = "|grad J| " + ", ".join(f"{g:.2g}" for g in polished.grad_norm)
-    return [bool(f <= bar) for f in falls], [measured(CERTIFIED, falls, detail=detail)]
+    certified, falls, detail = stationarity.seeds_certified(certificate, bar)
+    return certified, [measured(CERTIFIED, falls, detail=detail)]
 
 
 IMPACT = "jacot2023.fig1.middle_nonlinearity_impact"
@@ -781,8 +779,7 @@ def rank_study_claims(
         meets = {"fits_data": fitted}
         at_minima = meets
         if certified is not None:
-            keys = [(scale, float(factor), int(depth), int(seed)) for seed in cell.seed]
-            at_minima = meets | {"stationary": seeds_certified(certified, keys)}
+            at_minima = meets | {"stationary": seeds_certified(certified, rank_study_keys(cell))}
 
         ms.append(measured(f"{RANK_STUDY}.fits", fit, case))
         ms.append(measured(RANK_STUDY_SETTLED, list(cell.norm_drift), case))
@@ -810,15 +807,19 @@ RANK_STUDY_CERTIFIED = f"{RANK_STUDY}.polished_stationary"
 RANK_STUDY_NETWORK = ["scale", "lam_factor", "depth", "seed"]
 
 
+def rank_study_keys(table: pd.DataFrame) -> list[tuple]:
+    """Each row's network, (scale, lam_factor, depth, seed) as plain values."""
+    columns = (table[k] for k in RANK_STUDY_NETWORK)
+    return [(str(s), float(f), int(d), int(n)) for s, f, d, n in zip(*columns, strict=True)]
+
+
 def rank_study_certified(certificates: pd.DataFrame, bar: float) -> dict:
-    """{(scale, lam_factor, depth, seed): whether that polished network's fall over the polish's
-    second half is at most `bar`} (a stall reads infinite: stationarity.settled_falls)."""
+    """{rank_study_keys' network: whether that polished network's fall over the polish's second
+    half is at most `bar`} (a stall reads infinite: stationarity.settled_falls)."""
     polished = certificates[certificates.network == "polished"]
     falls = stationarity.settled_falls(polished)
-    keys = zip(*(polished[k] for k in RANK_STUDY_NETWORK), strict=True)
     return {
-        (str(s), float(f), int(d), int(seed)): bool(fall <= bar)
-        for (s, f, d, seed), fall in zip(keys, falls, strict=True)
+        key: bool(fall <= bar) for key, fall in zip(rank_study_keys(polished), falls, strict=True)
     }
 
 
