@@ -82,6 +82,11 @@ CATALOGUE = [
         "config key jacot2023.fig2.deep_depth: must be larger",
     ),
     BadInput(
+        "Fig. 2 without a network trained with L2",
+        "jacot2023:\n  fig2:\n    lams: [0.0]\n",
+        "config key jacot2023.fig2.lams: must hold 0 and a positive lambda",
+    ),
+    BadInput(
         "a study that leaves out a depth of its figure",
         "jacot2023:\n  fig2_study:\n    depths: [2, 3, 4]\n",
         "config key jacot2023.fig2_study.depths: must hold Fig. 2's depth 9",

@@ -193,7 +193,11 @@ def test_every_entry_read_on_two_networks_has_its_optimization_in_the_reference_
         ledger = pd.read_csv(REPO / f"reference/{scale}/claims.csv", keep_default_na=False)
         rows = ledger[ledger.claim_id.isin(twice)]
         assert len(rows), scale
-        assert set(rows.optimization) <= set(claims.OPTIMIZATION), scale
+        # a case trained without L2 has no minimum to polish towards: it reads one network
+        one = rows.optimization == ""
+        assert rows[one].claim.str.endswith("lambda = 0").all(), scale
+        assert (rows[one].network == "").all(), scale
+        assert set(rows[~one].optimization) <= set(claims.OPTIMIZATION), scale
         assert (ledger[~ledger.claim_id.isin(twice)].optimization == "").all(), scale
         assert yaml  # the registry files are YAML
 
@@ -576,3 +580,68 @@ def test_fig3s_certificate_row_reads_every_autoencoder_of_a_data_set_and_a_stall
     )
     assert list(rows.status) == ["pass", "mixed"]  # a stall is no certificate
     assert list(rows.n_seeds) == [4, 2]
+
+
+def test_a_case_trained_without_l2_reads_one_network_and_its_polished_reading_is_ignored(
+    tmp_path,
+):
+    registry = _two_networks(tmp_path, network="schedule", requires=())
+    schedule = [
+        claims.measured("demo.fig1.balance", [3.0, 2.0, 5.0], "lambda = 0"),
+        claims.measured("demo.fig1.balance", [3.0, 2.0, 5.0], "lambda = 0.001"),
+    ]
+    polished = [claims.measured("demo.fig1.balance", [0.2, 0.1, 0.3], m.case) for m in schedule]
+    rows = claims.evaluate_networks(
+        registry, schedule, polished, unregularized=[("demo.fig1.balance", "lambda = 0")]
+    )
+    unregularized, regularized = rows.iloc[0], rows.iloc[1]
+    assert unregularized.status == "fail" and json.loads(unregularized["values"])[0] == 3.0
+    assert (unregularized.network, unregularized.other_status, unregularized.optimization) == (
+        "",
+        "",
+        "",
+    )
+    assert (regularized.other_status, regularized.optimization) == ("pass", "optimizer-dependent")
+    # without the declaration, the case missing from the polished reading is an error
+    with pytest.raises(RegistryError, match="not read on the polished network"):
+        claims.evaluate_networks(registry, schedule, polished[1:])
+
+
+def test_fig2s_networks_trained_with_l2_are_polished_each_alone_and_lower_their_objective():
+    """Fig. 2 trains one network a lambda together: the polish takes only those with lambda > 0
+    (cross-entropy alone has no minimum), each ends where it ends polished alone, lower than it
+    started, and its class map and summary read as the schedule's do."""
+    from l2relu.jacot2023 import classes
+
+    cfg = classes.ClassesConfig(4, 10, 4.0, 1.0, 0.02, 0, 20)
+    lams = [0.0, 1e-3, 1e-2]
+    phases = (engine.Phase("adam", 1e-2, 60),)
+    regions, summary, arrays = classes.train_panels(cfg, 3, 8, lams, phases, "cpu")
+    p_regions, p_summary, polished, certificate = classes.polish_panels(
+        arrays, cfg, 8, lams, 15, "cpu"
+    )
+    assert list(p_summary.lam) == [1e-3, 1e-2] and set(p_regions.lam) == {1e-3, 1e-2}
+    assert list(p_summary.columns) == list(summary.columns)
+    both = certificate.pivot(index="lam", columns="network", values="objective")
+    assert (both.polished < both.schedule).all()
+    assert list(p_summary.objective) == list(both.polished)
+    # the schedule's objective in the certificate is training's
+    assert both.schedule.to_numpy() == pytest.approx(summary.objective.to_numpy()[1:], rel=1e-9)
+    alone = {k: v[2:3] for k, v in arrays.items()}
+    _, _, one, _ = classes.polish_panels(alone, cfg, 8, [1e-2], 15, "cpu")
+    assert all((one[k][0] == polished[k][1]).all() for k in arrays)
+
+
+def test_fig2s_certificate_row_reads_every_polished_network_of_a_depth_and_a_stall_fails():
+    from l2relu.jacot2023 import ledger
+
+    certificates = pd.DataFrame(
+        {"network": ["schedule"] + ["polished"] * 4, "depth": [2, 2, 2, 9, 9]}
+        | {"lam": 1e-3, "seed": [0, 0, 1, 0, 1], "grad_norm": 1e-3}
+        | {"fall_last_half": [0.5, 0.0, 1e-4, 0.0, 0.0], "stalled": [False] * 4 + [True]}
+    )
+    rows = judged_check(
+        ledger.fig2_certificate_claims(certificates), load_registry(registry_files_of_repo())
+    )
+    assert list(rows.status) == ["pass", "mixed"]  # the schedule's row is not read; a stall fails
+    assert list(rows.n_seeds) == [2, 2]

@@ -177,7 +177,7 @@ def row(claim: Claim, m: Measurement) -> dict:
         "claim_id": claim.id,
         "target": claim.target,
         "kind": claim.kind,
-        "claim": claim.measure + (f", {m.case}" if m.case else ""),
+        "claim": case_text(claim, m.case),
         "paper_value": claim.paper,
         "reproduced_value": shown,
         "tolerance": criterion.describe(m.ref, claim.format),
@@ -197,6 +197,11 @@ def row(claim: Claim, m: Measurement) -> dict:
         "other_values": "",
         "optimization": "",
     }
+
+
+def case_text(claim: Claim, case: str) -> str:
+    """A row's `claim` column: the entry's measure and the case it reads."""
+    return claim.measure + (f", {case}" if case else "")
 
 
 def robustness(rows: pd.DataFrame) -> pd.Series:
@@ -282,7 +287,7 @@ def _criterion_readings(registry, m: Measurement) -> list[Measurement]:
 
 
 def evaluate_networks(
-    registry: dict[str, Claim], schedule, polished, stationary: list | None = None
+    registry: dict[str, Claim], schedule, polished, stationary: list | None = None, unregularized=()
 ) -> pd.DataFrame:
     """One target's ledger rows where its trained networks were read twice: `schedule`, the
     measurements of every entry on the networks at the end of the paper's schedule, and
@@ -292,14 +297,18 @@ def evaluate_networks(
     whether the two agree. `polished` may hold measurements of other entries: only those with
     a `network` are read. The precondition `stationary` is the polished network's: one bool per
     seed, from its certificate, in a measurement's `meets` or, where it has none, `stationary`;
-    the schedule's network is read as the schedule left it (every seed meets it there)."""
+    the schedule's network is read as the schedule left it (every seed meets it there).
+    `unregularized`: the (claim_id, case) of cases of such entries whose networks were trained
+    without L2, so have no minimum to polish towards: their rows read the one network, with the
+    columns of the other left empty (a polished reading of them is not read)."""
     schedule = [_with_stationary(registry, m, [True] * len(m.values)) for m in schedule]
     rows = evaluate(registry, schedule)
     twice = {k: c for k, c in registry.items() if c.network}
+    one_network = set(unregularized)
     polished = [
         m if stationary is None else _with_stationary(registry, m, stationary)
         for m in polished
-        if m.claim_id in twice
+        if m.claim_id in twice and (m.claim_id, m.case) not in one_network
     ]
     target = rows.target.iloc[0]
     if not any(c.target == target for c in twice.values()):
@@ -309,10 +318,11 @@ def evaluate_networks(
             f"{target}: its entries with a network are not read on the polished network"
         )
     other = evaluate(twice, polished).set_index(["claim_id", "claim", "reading"])
+    one_network_rows = {(k, case_text(registry[k], case)) for k, case in one_network}
     out = []
     for r in rows.to_dict("records"):
         claim = registry[r["claim_id"]]
-        if not claim.network:
+        if not claim.network or (r["claim_id"], r["claim"]) in one_network_rows:
             out.append(r)
             continue
         key = (r["claim_id"], r["claim"], r["reading"])

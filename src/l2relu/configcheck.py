@@ -132,6 +132,11 @@ def jacot2023_problem(jacot: dict) -> str | None:
     fig2 = jacot["fig2"]
     if fig2["shallow_depth"] >= fig2["deep_depth"]:
         return "config key jacot2023.fig2.deep_depth: must be larger than shallow_depth"
+    if min(fig2["lams"]) != 0 or max(fig2["lams"]) <= 0:
+        return (
+            "config key jacot2023.fig2.lams: must hold 0 and a positive lambda (the figure and its "
+            "rows compare networks trained with and without L2)"
+        )
     study = jacot["fig2_study"]
     for depth in (fig2["shallow_depth"], fig2["deep_depth"]):
         if depth not in study["depths"]:

@@ -96,6 +96,12 @@ def load_checkpoint(path) -> dict:
         ) from None
 
 
+def checkpoint_arrays(path) -> tuple[dict, dict]:
+    """A checkpoint (load_checkpoint) and its stacked arrays as numpy arrays."""
+    checkpoint = load_checkpoint(path)
+    return checkpoint, {k: v.numpy() for k, v in checkpoint["arrays"].items()}
+
+
 def _what_was_refused(message: str) -> str:
     """The object torch's data-only unpickler refused ("Unsupported global: ..."), in one line
     without terminal escapes."""

@@ -8,7 +8,7 @@ import pandas as pd
 import torch
 from scipy import ndimage
 
-from l2relu import engine
+from l2relu import engine, polish
 from l2relu.jacot2023.data import s_classes
 from l2relu.seeding import derive_seed
 
@@ -38,7 +38,8 @@ def grid_points(points: np.ndarray, size: int):
 
 def train_panels(cfg: ClassesConfig, depth: int, width: int, lams, phases, device="auto", log=None):
     """One network per lambda (with and without L2), trained together on cross-entropy + lambda
-    ||W||^2. Returns the class map (one row per grid point and lambda) and a summary a lambda."""
+    ||W||^2. Returns the class map (one row per grid point and lambda), a summary a lambda and
+    the trained networks' arrays (engine.stacked_arrays)."""
     dev = engine.pick_device(device)
     points, labels = data(cfg)
     x = torch.tensor(points.T, device=dev)
@@ -48,11 +49,24 @@ def train_panels(cfg: ClassesConfig, depth: int, width: int, lams, phases, devic
     model = engine.BatchedMLP(engine.NetworkConfig(widths, bias=True), seeds, dev, torch.float64)
     train_config = engine.TrainConfig("cross_entropy", phases, log_every=phases[0].steps // 5)
     result = engine.train(model, x, y, list(lams), train_config, **({"log": log} if log else {}))
+    trained = {"loss": result.loss, "objective": result.objective}
+    regions, summary = class_maps(model, cfg, width, lams, trained | result.record())
+    return regions, summary, engine.stacked_arrays(model)
+
+
+def class_maps(model: engine.BatchedMLP, cfg: ClassesConfig, width: int, lams, runs: dict):
+    """The class map of every network of a batch (one per lambda) on the grid over the data,
+    and a summary a network: `runs` (columns of the training, one value a network), training
+    accuracy and the tripoints of its map."""
+    dev = model.weights[0].device
+    depth = len(model.weights)
+    points, labels = data(cfg)
     xs, ys = grid_points(points, cfg.grid)
     gx, gy = np.meshgrid(xs, ys)
     grid = torch.tensor(np.stack([gx.ravel(), gy.ravel()]), device=dev)
     with torch.no_grad():
         predicted = model.forward(grid).argmax(1).cpu().numpy()  # (lams, grid points)
+        x, y = torch.tensor(points.T, device=dev), torch.tensor(labels, device=dev)
         accuracy = (model.forward(x).argmax(1) == y).double().mean(1).cpu().numpy()
     regions = pd.concat(
         pd.DataFrame(
@@ -60,21 +74,51 @@ def train_panels(cfg: ClassesConfig, depth: int, width: int, lams, phases, devic
         )
         for i, lam in enumerate(lams)
     )
+    first = {k: runs[k] for k in ("loss", "objective")}
     summary = pd.DataFrame(
         {
             "depth": depth,
             "width": width,
             "lam": list(lams),
-            "loss": result.loss,
-            "objective": result.objective,
+            **first,
             "train_accuracy": accuracy,
-            **result.record(),
+            **{k: v for k, v in runs.items() if k not in first},
             "tripoints": [
                 count_tripoints(predicted[i].reshape(cfg.grid, cfg.grid)) for i in range(len(lams))
             ],
         }
     )
     return regions, summary
+
+
+def polish_panels(arrays: dict, cfg: ClassesConfig, width: int, lams, iterations: int, device):
+    """The networks of one depth trained with L2 (lambda > 0; without it cross-entropy has no
+    minimum: it falls as the weights grow) polished to a stationary point of cross-entropy +
+    lambda ||W||^2 (l2relu.polish), each alone. Returns their class maps and summary
+    (class_maps), their arrays (stacked, in the order of their lambdas) and the certificate of
+    both networks of each (column lam)."""
+    regularized = [i for i, lam in enumerate(lams) if lam > 0]
+    polished_lams = [lams[i] for i in regularized]
+    points, labels = data(cfg)
+    x, y = torch.tensor(points.T), torch.tensor(labels)
+    model = polish.stacked_networks(arrays, regularized)
+    config = polish.PolishConfig(
+        iterations, "cross_entropy", log_every=max(1, iterations // 5), device=device
+    )
+    polished, after, both = polish.polish_and_certify(model, x, y, polished_lams, config)
+    objective = after.objective.to_numpy()
+    runs = {
+        "loss": after.loss.to_numpy(),
+        "objective": objective,
+        # the line search never accepts a step to a non-finite objective
+        "diverged": ~np.isfinite(objective),
+        "diverged_step": -1,
+        "device": str(polished.weights[0].device),
+        "dtype": "float64",
+    }
+    regions, summary = class_maps(polished, cfg, width, polished_lams, runs)
+    certificate = both.assign(lam=[polished_lams[i] for i in both["index"]])
+    return regions, summary, engine.stacked_arrays(polished), certificate
 
 
 def tripoint_cells(label_map: np.ndarray) -> np.ndarray:

@@ -399,22 +399,69 @@ def fig2_claims(summary: pd.DataFrame, shallow: int, deep: int):
     left out (the registry's precondition, as in the Fig. 2 study)."""
     ms = []
     for (depth, lam), runs in summary.groupby(["depth", "lam"], sort=True):
-        claim_id = {
-            shallow: "jacot2023.fig2.tripoints_shallow",
-            deep: "jacot2023.fig2.tripoints_deep",
-        }
-        if depth in claim_id:
+        if depth in (shallow, deep):
             runs = runs.sort_values("seed")
+            claim_id, case = _tripoint_case(depth, lam, shallow)
             ms.append(
                 measured(
-                    claim_id[depth],
+                    claim_id,
                     list(runs.tripoints),
-                    f"L = {depth}, lambda = {lam:g}",
+                    case,
                     detail="train accuracy " + ", ".join(f"{a:.3f}" for a in runs.train_accuracy),
                     meets={"fits": _fits(runs)},
                 )
             )
     ms.append(diverged_runs("jacot2023.fig2.no_divergence", summary))
+    return ms
+
+
+def _tripoint_case(depth: int, lam: float, shallow: int) -> tuple[str, str]:
+    claim_id = f"jacot2023.fig2.tripoints_{'shallow' if depth == shallow else 'deep'}"
+    return claim_id, f"L = {depth}, lambda = {lam:g}"
+
+
+def fig2_unregularized(summary: pd.DataFrame, shallow: int, deep: int) -> list[tuple[str, str]]:
+    """The (claim_id, case) of fig2_claims' rows over networks trained without L2: cross-entropy
+    alone has no minimum (it falls as the weights grow), so they are read on one network."""
+    pairs = summary[summary.lam == 0][["depth", "lam"]].drop_duplicates()
+    return [
+        _tripoint_case(d, lam, shallow)
+        for d, lam in pairs.itertuples(index=False)
+        if d in (shallow, deep)
+    ]
+
+
+def fig2_polished_runs(schedule: pd.DataFrame, polished: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 2's runs as the ledger reads them on polished networks: the networks trained with L2
+    polished, those without as the schedule left them (they have no minimum to polish towards),
+    so that L2's effect compares the polished partitions with the unregularized ones."""
+    return pd.concat([schedule[schedule.lam == 0], polished], ignore_index=True)
+
+
+FIG2_CERTIFIED = "jacot2023.fig2.polished_stationary"
+
+
+def fig2_certificate_claims(certificates: pd.DataFrame) -> list:
+    """Per depth, every polished network's (each lambda > 0, every seed) fall over the polish's
+    second half (the check's bar is the entry's criterion; a stall reads infinite)."""
+
+    def case(depth, group):
+        lams = ", ".join(f"{lam:g}" for lam in sorted(group.lam.unique()))
+        return f"L = {depth}, lambda = {lams}, {group.seed.nunique()} seeds"
+
+    return _settled_falls(FIG2_CERTIFIED, certificates, "depth", ["lam", "seed"], case)
+
+
+def _settled_falls(claim_id, certificates: pd.DataFrame, by: str, order: list, case) -> list:
+    """One measurement per group `by` of a certificate's polished networks (in `order`): their
+    falls over the polish's second half (a stall infinite), the case `case(key, group)`."""
+    polished = certificates[certificates.network == "polished"]
+    polished = polished.assign(fall=stationarity.settled_falls(polished))
+    ms = []
+    for key, group in polished.groupby(by, sort=False):
+        group = group.sort_values(order)
+        detail = "|grad J| " + ", ".join(f"{g:.2g}" for g in group.grad_norm)
+        ms.append(measured(claim_id, list(group.fall), case(key, group), detail=detail))
     return ms
 
 
@@ -496,16 +543,12 @@ FIG3_CERTIFIED = "jacot2023.fig3.polished_stationary"
 def fig3_certificate_claims(certificates: pd.DataFrame) -> list:
     """Per data set, every autoencoder's (both depths, every seed) polished fall over the
     polish's second half (the check's bar is the entry's criterion; a stall reads infinite)."""
-    polished = certificates[certificates.network == "polished"]
-    polished = polished.assign(fall=stationarity.settled_falls(polished))
-    ms = []
-    for dataset, group in polished.groupby("dataset", sort=False):
-        group = group.sort_values(["depth", "seed"])
+
+    def case(dataset, group):
         depths = " and ".join(str(d) for d in sorted(group.depth.unique()))
-        detail = "|grad J| " + ", ".join(f"{g:.2g}" for g in group.grad_norm)
-        case = f"{dataset}, L = {depths}, {group.seed.nunique()} seeds"
-        ms.append(measured(FIG3_CERTIFIED, list(group.fall), case, detail=detail))
-    return ms
+        return f"{dataset}, L = {depths}, {group.seed.nunique()} seeds"
+
+    return _settled_falls(FIG3_CERTIFIED, certificates, "dataset", ["depth", "seed"], case)
 
 
 FIG2_STUDY = "jacot2023.fig2study"
