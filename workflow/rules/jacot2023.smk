@@ -462,6 +462,7 @@ rule aggregate_jacot2023_fig2:
     output:
         points=f"results/jacot2023/fig2/{J23_FIG2_ALL}/points.csv",
         summary=f"results/jacot2023/fig2/{J23_FIG2_ALL}/summary.csv",
+        polished=f"results/jacot2023/fig2/{J23_FIG2_ALL}/polished.csv",
         claims=claims_rows("jacot2023_fig2"),
     log:
         f"logs/jacot2023/fig2/{J23_FIG2_ALL}/aggregate.log",
@@ -1106,6 +1107,11 @@ register_target(
         ],
         points=rules.aggregate_jacot2023_fig2.output.points,
         summary=rules.aggregate_jacot2023_fig2.output.summary,
+        polished_regions=[
+            rules.polish_jacot2023_fig2.output.regions.format(depth=d, seed=J23_FIG2_SEEDS[0])
+            for d in J23_FIG2_DEPTHS
+        ],
+        polished=rules.aggregate_jacot2023_fig2.output.polished,
     ),
 )
 

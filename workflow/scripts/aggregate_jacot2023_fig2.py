@@ -47,6 +47,7 @@ write_table(
     pd.DataFrame({"x": points[:, 0], "y": points[:, 1], "label": labels}), snakemake.output.points
 )
 write_table(summary, snakemake.output.summary)
+write_table(polished, snakemake.output.polished)
 schedule = measurements(summary, regions) + ledger.fig2_certificate_claims(certificates)
 polished_reading = measurements(
     ledger.fig2_polished_runs(summary, polished),
