@@ -193,10 +193,15 @@ def test_every_entry_read_on_two_networks_has_its_optimization_in_the_reference_
         ledger = pd.read_csv(REPO / f"reference/{scale}/claims.csv", keep_default_na=False)
         rows = ledger[ledger.claim_id.isin(twice)]
         assert len(rows), scale
-        # a case trained without L2 has no minimum to polish towards: it reads one network
+        # Fig. 2's tripoint cases trained without L2 have no minimum to polish towards: they
+        # read one network, and they alone leave the other's columns empty
         one = rows.optimization == ""
-        assert rows[one].claim.str.endswith("lambda = 0").all(), scale
-        assert (rows[one].network == "").all(), scale
+        fig2 = rows.claim_id.isin(
+            ["jacot2023.fig2.tripoints_shallow", "jacot2023.fig2.tripoints_deep"]
+        )
+        assert (one == (fig2 & rows.claim.str.endswith("lambda = 0"))).all(), scale
+        assert one.any(), scale
+        assert (rows[one].network == "").all() and (rows[one].other_status == "").all(), scale
         assert set(rows[~one].optimization) <= set(claims.OPTIMIZATION), scale
         assert (ledger[~ledger.claim_id.isin(twice)].optimization == "").all(), scale
         assert yaml  # the registry files are YAML
@@ -605,6 +610,11 @@ def test_a_case_trained_without_l2_reads_one_network_and_its_polished_reading_is
     # without the declaration, the case missing from the polished reading is an error
     with pytest.raises(RegistryError, match="not read on the polished network"):
         claims.evaluate_networks(registry, schedule, polished[1:])
+    # a declaration that names no row (a case's text drifted) is an error, not a no-op
+    with pytest.raises(RegistryError, match="declared trained without L2, but no such row"):
+        claims.evaluate_networks(
+            registry, schedule, polished, unregularized=[("demo.fig1.balance", "lambda = 0.0")]
+        )
 
 
 def test_fig2s_networks_trained_with_l2_are_polished_each_alone_and_lower_their_objective():
@@ -624,7 +634,13 @@ def test_fig2s_networks_trained_with_l2_are_polished_each_alone_and_lower_their_
     assert list(p_summary.columns) == list(summary.columns)
     both = certificate.pivot(index="lam", columns="network", values="objective")
     assert (both.polished < both.schedule).all()
-    assert list(p_summary.objective) == list(both.polished)
+    # the maps, accuracy and tripoints are the polished networks' (not the schedule's)
+    again, _ = classes.class_maps(
+        polish.stacked_networks(polished), cfg, 8, lams[1:], {"loss": 0.0, "objective": 0.0}
+    )
+    assert (again.label.to_numpy() == p_regions.label.to_numpy()).all()
+    moved = regions[regions.lam > 0].label.to_numpy() != p_regions.label.to_numpy()
+    assert moved.any()
     # the schedule's objective in the certificate is training's
     assert both.schedule.to_numpy() == pytest.approx(summary.objective.to_numpy()[1:], rel=1e-9)
     alone = {k: v[2:3] for k, v in arrays.items()}

@@ -319,6 +319,9 @@ def evaluate_networks(
         )
     other = evaluate(twice, polished).set_index(["claim_id", "claim", "reading"])
     one_network_rows = {(k, case_text(registry[k], case)) for k, case in one_network}
+    unmatched = one_network_rows - set(zip(rows.claim_id, rows.claim, strict=True))
+    if unmatched:
+        raise RegistryError(f"declared trained without L2, but no such row: {sorted(unmatched)}")
     out = []
     for r in rows.to_dict("records"):
         claim = registry[r["claim_id"]]
