@@ -661,3 +661,48 @@ def test_fig2s_certificate_row_reads_every_polished_network_of_a_depth_and_a_sta
     )
     assert list(rows.status) == ["pass", "mixed"]  # the schedule's row is not read; a stall fails
     assert list(rows.n_seeds) == [2, 2]
+
+
+def test_the_fig1_studys_networks_are_polished_each_alone_in_the_inputs_span():
+    """The Fig. 1 study trains every seed of a setting together in the inputs' span: polished,
+    each network ends where it ends polished alone, lower than it started, on the same reduced
+    inputs, with nothing kept at four fifths; the schedule's certificate objective is the
+    reduced one (the full objective less the decaying rest outside the span)."""
+    import numpy as np
+
+    from l2relu.jacot2022 import fig1_study
+
+    rng = np.random.default_rng(3)
+    x, labels = rng.uniform(size=(30, 9)), np.repeat([4, 5, 6], 3)
+    cfg = fig1_study.StudyConfig(
+        (4, 5, 6), 6, lam=0.05, lr=0.3, steps=200, inputs="raw", seeds=(1, 2), log_every=40
+    )
+    arrays, kept, runs, reduced = fig1_study.train(cfg, x, labels, "cpu")
+    saved = arrays | {f"{fig1_study.KEPT}{k}": v for k, v in kept.items()} | {"inputs": reduced}
+    polished, p_runs, certificate = fig1_study.polish_study(saved, runs, cfg, labels, 15, "cpu")
+    assert set(polished) == set(arrays) | {"inputs"}
+    assert p_runs.objective_four_fifths.isna().all() and list(p_runs.seed) == [1, 2]
+    both = certificate.pivot(index="seed", columns="network", values="objective")
+    assert (both.polished < both.schedule).all()
+    assert (both.schedule.to_numpy() <= runs.objective.to_numpy()).all()  # less the rest
+    alone = {k: v[1:2] for k, v in arrays.items()} | {"inputs": reduced}
+    one, _, _ = fig1_study.polish_study(alone, runs.iloc[1:2], cfg, labels, 15, "cpu")
+    assert all((one[k][0] == polished[k][1]).all() for k in arrays)
+
+
+def test_the_fig1_studys_certificate_row_reads_every_seed_of_a_setting_and_a_stall_fails():
+    from l2relu.jacot2022 import ledger
+
+    setting = {"inputs": "raw", "lam": 1e-2, "lr": 0.5, "steps": 20000}
+    certificates = pd.DataFrame(
+        {"network": ["schedule"] + ["polished"] * 4, "seed": [0, 0, 1, 0, 1]}
+        | setting
+        | {"lam": [1e-2, 1e-2, 1e-2, 3e-2, 3e-2], "grad_norm": 1e-3}
+        | {"fall_last_half": [0.5, 0.0, 1e-4, 0.0, 0.0], "stalled": [False] * 4 + [True]}
+    )
+    rows = judged_check(
+        ledger.fig1_study_certificate_claims(certificates), load_registry(registry_files_of_repo())
+    )
+    assert list(rows.status) == ["pass", "mixed"]  # the schedule's row is not read; a stall fails
+    assert list(rows.n_seeds) == [2, 2]
+    assert rows.claim.iloc[1].endswith("raw inputs, lambda = 0.03, GD step 0.5 x 20000")

@@ -387,16 +387,64 @@ rule train_jacot2022_fig1_study:
         "../scripts/train_jacot2022_fig1_study.py"
 
 
+# Every setting's networks carried on to a stationary point of their objective
+# (l2relu.polish): the ledger reads the paper's observations on the schedule's networks, these
+# beside them.
+J22_STUDY_POLISHED = f"{J22_STUDY_RUN}/polish{J22_STUDY['polish_iterations']}"
+
+
+rule polish_jacot2022_fig1_study:
+    input:
+        data=J22_FIG1_DATA,
+        checkpoint=rules.train_jacot2022_fig1_study.output.checkpoint,
+        runs=rules.train_jacot2022_fig1_study.output.runs,
+        code=script_code("polish_jacot2022_fig1_study"),
+    output:
+        checkpoint=f"results/{J22_STUDY_POLISHED}/model.pt",
+        runs=f"results/{J22_STUDY_POLISHED}/runs.csv",
+        certificate=f"results/{J22_STUDY_POLISHED}/certificate.csv",
+    log:
+        job_log(f"{J22_STUDY_POLISHED}/polish"),
+    benchmark:
+        job_benchmark("polish_jacot2022_fig1_study", f"{J22_STUDY_POLISHED}/polish")
+    wildcard_constraints:
+        inputs="|".join(J22_STUDY["inputs"]),
+        lam="|".join(map(re.escape, J22_STUDY_LAMS)),
+        lr="|".join(map(re.escape, {lr for lr, _ in J22_STUDY_SCHEDULES})),
+        steps="|".join({steps for _, steps in J22_STUDY_SCHEDULES}),
+    conda:
+        ENV
+    threads: 1
+    resources:
+        gpu=config["resources"]["train_gpus"],
+    params:
+        resume=resume_dir,
+        iterations=J22_STUDY["polish_iterations"],
+        device=config["device"],
+    script:
+        "../scripts/polish_jacot2022_fig1_study.py"
+
+
 rule aggregate_jacot2022_fig1_study:
     input:
         checkpoints=expand(
             rules.train_jacot2022_fig1_study.output.checkpoint, zip, **J22_STUDY_SETTINGS
         ),
         runs=expand(rules.train_jacot2022_fig1_study.output.runs, zip, **J22_STUDY_SETTINGS),
+        polished_checkpoints=expand(
+            rules.polish_jacot2022_fig1_study.output.checkpoint, zip, **J22_STUDY_SETTINGS
+        ),
+        polished_runs=expand(
+            rules.polish_jacot2022_fig1_study.output.runs, zip, **J22_STUDY_SETTINGS
+        ),
+        certificates=expand(
+            rules.polish_jacot2022_fig1_study.output.certificate, zip, **J22_STUDY_SETTINGS
+        ),
         registry=claims_registry("jacot2022_fig1_study"),
         code=script_code("aggregate_jacot2022_fig1_study"),
     output:
         networks=f"results/jacot2022/fig1_study/s{J22_STUDY_SEEDS}_networks.csv",
+        polished=f"results/jacot2022/fig1_study/s{J22_STUDY_SEEDS}_polished.csv",
         claims=claims_rows("jacot2022_fig1_study"),
     log:
         f"logs/jacot2022/fig1_study/s{J22_STUDY_SEEDS}_aggregate.log",

@@ -118,6 +118,40 @@ def train(
     return engine.stacked_arrays(model), (kept or None), records, reduced
 
 
+def polish_study(
+    arrays: dict, runs: pd.DataFrame, cfg: StudyConfig, labels, iterations: int, device="auto"
+):
+    """A job's networks (`arrays` as the job saved them, `runs` its records) each carried on to
+    a stationary point of cross-entropy + lam ||theta||^2 on the reduced inputs, in float64, each
+    alone (l2relu.polish). The part of W_1 outside the inputs' span, which train() leaves
+    decaying, has no data gradient and is 0 at every stationary point of the full objective: the
+    polished networks lie in the span, whole. Returns their arrays (the final ones and the
+    reduced inputs; nothing kept at four fifths), `runs` with the polished loss and objective
+    (at four fifths: NaN), and the certificate of both networks of each, of the reduced
+    objective (the schedule's decaying rest left out), with the job's setting and seed."""
+    from l2relu import polish
+
+    final = {k: v for k, v in arrays.items() if k[0] in "wb"}
+    x = torch.tensor(arrays["inputs"], dtype=torch.float64)
+    y = torch.tensor(np.searchsorted(cfg.digits, labels))
+    settings = polish.PolishConfig(
+        iterations, "cross_entropy", log_every=max(1, iterations // 5), device=device
+    )
+    model = polish.stacked_networks(final)
+    polished, after, both = polish.polish_and_certify(model, x, y, cfg.lam, settings)
+    polished_runs = runs.assign(
+        loss=after.loss.to_numpy(),
+        objective=after.objective.to_numpy(),
+        objective_four_fifths=np.nan,
+    )
+    certificate = both.join(runs[["inputs", "lam", "lr", "steps", "seed"]], on="index")
+    return (
+        engine.stacked_arrays(polished) | {"inputs": arrays["inputs"]},
+        polished_runs,
+        certificate,
+    )
+
+
 def _objective(model: engine.BatchedMLP, x: torch.Tensor, y: torch.Tensor, lam: float) -> dict:
     """{"objective": (B,)} of the reduced networks: cross-entropy + lam ||theta||^2."""
     with torch.no_grad():

@@ -388,6 +388,22 @@ def fig1_study_claims(networks: pd.DataFrame, n_rays: int, ray_readings: dict):
     return ms
 
 
+FIG1_STUDY_CERTIFIED = "jacot2022.fig1study.polished_stationary"
+
+
+def fig1_study_certificate_claims(certificates: pd.DataFrame) -> list:
+    """Per setting, every seed's polished network's fall over the polish's second half (the
+    check's bar is the entry's criterion; a stall reads infinite)."""
+
+    def case(setting, group):
+        inputs, lam, lr, steps = setting
+        return f"{inputs} inputs, lambda = {lam:g}, GD step {lr:g} x {steps}"
+
+    return stationarity.settled_fall_measurements(
+        FIG1_STUDY_CERTIFIED, certificates, ["inputs", "lam", "lr", "steps"], ["seed"], case
+    )
+
+
 def _fig1_study_settled(case: str, z1, z2, alive: list, n_rays: int) -> list:
     """Whether a setting's training had settled over its last fifth of steps: each network's
     relative change of the objective (a rise counts as much as a fall), and each scored layer's

@@ -449,20 +449,9 @@ def fig2_certificate_claims(certificates: pd.DataFrame) -> list:
         lams = ", ".join(f"{lam:g}" for lam in sorted(group.lam.unique()))
         return f"L = {depth}, lambda = {lams}, {group.seed.nunique()} seeds"
 
-    return _settled_falls(FIG2_CERTIFIED, certificates, "depth", ["lam", "seed"], case)
-
-
-def _settled_falls(claim_id, certificates: pd.DataFrame, by: str, order: list, case) -> list:
-    """One measurement per group `by` of a certificate's polished networks (in `order`): their
-    falls over the polish's second half (a stall infinite), the case `case(key, group)`."""
-    polished = certificates[certificates.network == "polished"]
-    polished = polished.assign(fall=stationarity.settled_falls(polished))
-    ms = []
-    for key, group in polished.groupby(by, sort=False):
-        group = group.sort_values(order)
-        detail = "|grad J| " + ", ".join(f"{g:.2g}" for g in group.grad_norm)
-        ms.append(measured(claim_id, list(group.fall), case(key, group), detail=detail))
-    return ms
+    return stationarity.settled_fall_measurements(
+        FIG2_CERTIFIED, certificates, "depth", ["lam", "seed"], case
+    )
 
 
 L2_EFFECT = "jacot2023.fig2.l2_little_effect"
@@ -548,7 +537,9 @@ def fig3_certificate_claims(certificates: pd.DataFrame) -> list:
         depths = " and ".join(str(d) for d in sorted(group.depth.unique()))
         return f"{dataset}, L = {depths}, {group.seed.nunique()} seeds"
 
-    return _settled_falls(FIG3_CERTIFIED, certificates, "dataset", ["depth", "seed"], case)
+    return stationarity.settled_fall_measurements(
+        FIG3_CERTIFIED, certificates, "dataset", ["depth", "seed"], case
+    )
 
 
 FIG2_STUDY = "jacot2023.fig2study"
