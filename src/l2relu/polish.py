@@ -291,12 +291,18 @@ def certificate(model: engine.BatchedMLP, x, target, lam, loss: str) -> pd.DataF
                 "objective": objective,
                 "loss": float(data),
                 "grad_norm": total,
-                "force_residual": total / (_norm(g_data) + _norm(g_decay)),
+                "force_residual": _force_residual(total, _norm(g_data) + _norm(g_decay)),
                 "grad_scaled": total * theta / objective,
                 "balance_residual": balance_residual(net),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _force_residual(total: float, forces: float) -> float:
+    """|grad J| over the sum of the two forces' norms; 0 where both vanish (the zero network,
+    where every neuron is dead and every weight 0, is exactly stationary)."""
+    return total / forces if forces > 0 else 0.0
 
 
 def balance_residual(net: engine.BatchedMLP) -> float:

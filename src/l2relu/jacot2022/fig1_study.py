@@ -144,7 +144,8 @@ def polish_study(
         objective=after.objective.to_numpy(),
         objective_four_fifths=np.nan,
     )
-    certificate = both.join(runs[["inputs", "lam", "lr", "steps", "seed"]], on="index")
+    keys = runs[["inputs", "lam", "lr", "steps", "seed"]].reset_index(drop=True)
+    certificate = both.join(keys, on="index")
     return (
         engine.stacked_arrays(polished) | {"inputs": arrays["inputs"]},
         polished_runs,
