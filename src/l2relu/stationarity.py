@@ -35,19 +35,3 @@ def seeds_certified(certificate: pd.DataFrame, bar: float) -> tuple[list[bool], 
     falls = settled_falls(polished)
     detail = "|grad J| " + ", ".join(f"{g:.2g}" for g in polished.grad_norm)
     return [bool(f <= bar) for f in falls], falls, detail
-
-
-def settled_fall_measurements(claim_id, certificates: pd.DataFrame, by, order: list, case) -> list:
-    """A certificate check's measurements: one per group `by` of a certificate's polished
-    networks (in `order`), their falls over the polish's second half (a stall infinite), the
-    case `case(key, group)`."""
-    from l2relu.claims import measured
-
-    polished = certificates[certificates.network == "polished"]
-    polished = polished.assign(fall=settled_falls(polished))
-    ms = []
-    for key, group in polished.groupby(by, sort=False):
-        group = group.sort_values(order)
-        detail = "|grad J| " + ", ".join(f"{g:.2g}" for g in group.grad_norm)
-        ms.append(measured(claim_id, list(group.fall), case(key, group), detail=detail))
-    return ms

@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 
 from l2relu import stationarity
+from l2relu.certificate_rows import settled_fall_measurements
 from l2relu.claims import diverged_runs, measured
 from l2relu.jacot2022 import theory
 from l2relu.plateau import plateau_onset, plateau_onset_on_log_scale, rise_beyond_spread
@@ -399,7 +400,7 @@ def fig1_study_certificate_claims(certificates: pd.DataFrame) -> list:
         inputs, lam, lr, steps = setting
         return f"{inputs} inputs, lambda = {lam:g}, GD step {lr:g} x {steps}"
 
-    return stationarity.settled_fall_measurements(
+    return settled_fall_measurements(
         FIG1_STUDY_CERTIFIED, certificates, ["inputs", "lam", "lr", "steps"], ["seed"], case
     )
 

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from l2relu import stationarity
+from l2relu.certificate_rows import settled_fall_measurements
 from l2relu.claims import diverged_runs, measured
 from l2relu.jacot2022.ledger import seeds_certified
 from l2relu.jacot2023 import widths
@@ -449,9 +450,7 @@ def fig2_certificate_claims(certificates: pd.DataFrame) -> list:
         lams = ", ".join(f"{lam:g}" for lam in sorted(group.lam.unique()))
         return f"L = {depth}, lambda = {lams}, {group.seed.nunique()} seeds"
 
-    return stationarity.settled_fall_measurements(
-        FIG2_CERTIFIED, certificates, "depth", ["lam", "seed"], case
-    )
+    return settled_fall_measurements(FIG2_CERTIFIED, certificates, "depth", ["lam", "seed"], case)
 
 
 L2_EFFECT = "jacot2023.fig2.l2_little_effect"
@@ -537,7 +536,7 @@ def fig3_certificate_claims(certificates: pd.DataFrame) -> list:
         depths = " and ".join(str(d) for d in sorted(group.depth.unique()))
         return f"{dataset}, L = {depths}, {group.seed.nunique()} seeds"
 
-    return stationarity.settled_fall_measurements(
+    return settled_fall_measurements(
         FIG3_CERTIFIED, certificates, "dataset", ["depth", "seed"], case
     )
 
