@@ -18,6 +18,6 @@ def settled_fall_measurements(claim_id, certificates: pd.DataFrame, by, order: l
     ms = []
     for key, group in polished.groupby(by, sort=False):
         group = group.sort_values(order)
-        detail = "|grad J| " + ", ".join(f"{g:.2g}" for g in group.grad_norm)
+        detail = stationarity.grad_norms_text(group)
         ms.append(measured(claim_id, list(group.fall), case(key, group), detail=detail))
     return ms

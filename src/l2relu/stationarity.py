@@ -33,5 +33,9 @@ def seeds_certified(certificate: pd.DataFrame, bar: float) -> tuple[list[bool], 
     each is certified (its settled fall at most `bar`), the falls, and their |grad J| as text."""
     polished = certificate[certificate.network == "polished"].sort_values("seed")
     falls = settled_falls(polished)
-    detail = "|grad J| " + ", ".join(f"{g:.2g}" for g in polished.grad_norm)
-    return [bool(f <= bar) for f in falls], falls, detail
+    return [bool(f <= bar) for f in falls], falls, grad_norms_text(polished)
+
+
+def grad_norms_text(certificate: pd.DataFrame) -> str:
+    """A certificate's |grad J|, network by network, as a ledger row's detail."""
+    return "|grad J| " + ", ".join(f"{g:.2g}" for g in certificate.grad_norm)

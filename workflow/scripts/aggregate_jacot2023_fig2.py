@@ -53,6 +53,6 @@ polished_reading = measurements(
     ledger.fig2_polished_runs(summary, polished),
     ledger.fig2_polished_runs(regions, polished_regions),
 )
-unregularized = ledger.fig2_unregularized(summary, **snakemake.params.depths)
+unregularized = ledger.fig2_unregularized(summary, polished, **snakemake.params.depths)
 rows = evaluate_networks(registry, schedule, polished_reading, unregularized=unregularized)
 write_table(rows, snakemake.output.claims)

@@ -28,9 +28,12 @@ with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s
     seed = config["data"]["seed"]
     certificate = certificate.assign(depth=config["depth"], seed=seed)
     print(summary.to_string(), certificate.to_string(), sep="\n", file=sys.stderr)
-    lams = [lam for lam in config["lams"] if lam > 0]
     save_polished(
-        snakemake.output.checkpoint, checkpoint, snakemake.params.iterations, polished, lams=lams
+        snakemake.output.checkpoint,
+        checkpoint,
+        snakemake.params.iterations,
+        polished,
+        lams=[float(lam) for lam in summary.lam],
     )
     write_table(regions, snakemake.output.regions)
     write_table(summary.assign(seed=seed), snakemake.output.summary)

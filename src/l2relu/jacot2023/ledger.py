@@ -421,10 +421,13 @@ def _tripoint_case(depth: int, lam: float, shallow: int) -> tuple[str, str]:
     return claim_id, f"L = {depth}, lambda = {lam:g}"
 
 
-def fig2_unregularized(summary: pd.DataFrame, shallow: int, deep: int) -> list[tuple[str, str]]:
-    """The (claim_id, case) of fig2_claims' rows over networks trained without L2: cross-entropy
-    alone has no minimum (it falls as the weights grow), so they are read on one network."""
-    pairs = summary[summary.lam == 0][["depth", "lam"]].drop_duplicates()
+def fig2_unregularized(
+    summary: pd.DataFrame, polished: pd.DataFrame, shallow: int, deep: int
+) -> list[tuple[str, str]]:
+    """The (claim_id, case) of fig2_claims' rows over networks that were not polished, those
+    trained without L2 (classes.polish_panels: cross-entropy alone has no minimum, it falls as
+    the weights grow), so they are read on one network."""
+    pairs = summary[~summary.lam.isin(polished.lam)][["depth", "lam"]].drop_duplicates()
     return [
         _tripoint_case(d, lam, shallow)
         for d, lam in pairs.itertuples(index=False)
@@ -433,10 +436,11 @@ def fig2_unregularized(summary: pd.DataFrame, shallow: int, deep: int) -> list[t
 
 
 def fig2_polished_runs(schedule: pd.DataFrame, polished: pd.DataFrame) -> pd.DataFrame:
-    """Fig. 2's runs as the ledger reads them on polished networks: the networks trained with L2
-    polished, those without as the schedule left them (they have no minimum to polish towards),
-    so that L2's effect compares the polished partitions with the unregularized ones."""
-    return pd.concat([schedule[schedule.lam == 0], polished], ignore_index=True)
+    """Fig. 2's runs (or class maps) as the ledger reads them on polished networks: the
+    networks trained with L2 polished, the others as the schedule left them (trained without
+    L2, they have no minimum to polish towards), so that L2's effect compares the polished
+    partitions with the unregularized ones."""
+    return pd.concat([schedule[~schedule.lam.isin(polished.lam)], polished], ignore_index=True)
 
 
 FIG2_CERTIFIED = "jacot2023.fig2.polished_stationary"
@@ -859,15 +863,14 @@ def rank_study_certified(certificates: pd.DataFrame, bar: float) -> dict:
 def rank_study_certificate_claims(certificates: pd.DataFrame, selected_depth: int) -> list:
     """Per setting, every seed's polished network's fall over the polish's second half (the
     check's bar is the entry's criterion), |grad J| beside it."""
-    polished = certificates[certificates.network == "polished"]
-    polished = polished.assign(fall=stationarity.settled_falls(polished))
-    ms = []
-    for (scale, factor, depth), cell in polished.groupby(RANK_STUDY_NETWORK[:3], sort=False):
-        cell = cell.sort_values("seed").assign(selected=depth == selected_depth)
-        detail = "|grad J| " + ", ".join(f"{g:.2g}" for g in cell.grad_norm)
-        case = _rank_study_case(scale, factor, depth, cell)
-        ms.append(measured(RANK_STUDY_CERTIFIED, list(cell.fall), case, detail=detail))
-    return ms
+
+    def case(setting, cell):
+        scale, factor, depth = setting
+        return _rank_study_case(scale, factor, depth, cell.assign(selected=depth == selected_depth))
+
+    return settled_fall_measurements(
+        RANK_STUDY_CERTIFIED, certificates, RANK_STUDY_NETWORK[:3], ["seed"], case
+    )
 
 
 REMARK2_SUFFICES = "jacot2023.theory.remark2_width_suffices"
