@@ -342,10 +342,10 @@ def test_the_fig2_studys_settling_read_survives_a_job_killed_after_it(tmp_path, 
         pads=(1.0, 2.0),
     )
     phases = (engine.Phase("adam", 1e-2, 50),)
-    straight, straight_tripoints, straight_maps = fig2_study.train(cfg, phases, "cpu")
+    straight, straight_tripoints, straight_maps, _ = fig2_study.train(cfg, phases, "cpu")
     assert straight.moved_last_fifth.notna().all()
     resume = tmp_path / "resume"
-    resumed, tripoints, maps = killed_and_resumed(
+    resumed, tripoints, maps, _ = killed_and_resumed(
         monkeypatch, resume, 40, lambda: fig2_study.train(cfg, phases, "cpu", snapshot_dir=resume)
     )
     pd.testing.assert_frame_equal(resumed, straight)

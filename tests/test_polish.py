@@ -207,11 +207,13 @@ def test_every_entry_read_on_two_networks_has_its_optimization_in_the_reference_
         ledger = pd.read_csv(REPO / f"reference/{scale}/claims.csv", keep_default_na=False)
         rows = ledger[ledger.claim_id.isin(twice)]
         assert len(rows), scale
-        # Fig. 2's tripoint cases trained without L2 have no minimum to polish towards: they
-        # read one network, and they alone leave the other's columns empty
+        # Fig. 2's (and its study's) tripoint cases trained without L2 have no minimum to polish
+        # towards: they read one network, and they alone leave the other's columns empty
         one = rows.optimization == ""
         fig2 = rows.claim_id.isin(
             ["jacot2023.fig2.tripoints_shallow", "jacot2023.fig2.tripoints_deep"]
+            + [f"jacot2023.fig2study.{k}" for k in ("tripoints_shallow", "tripoints_deep")]
+            + ["jacot2023.fig2study.tripoints_deep_not_interleaved"]
         )
         assert (one == (fig2 & rows.claim.str.endswith("lambda = 0"))).all(), scale
         assert one.any(), scale
@@ -675,6 +677,48 @@ def test_fig2s_certificate_row_reads_every_polished_network_of_a_depth_and_a_sta
     )
     assert list(rows.status) == ["pass", "mixed"]  # the schedule's row is not read; a stall fails
     assert list(rows.n_seeds) == [2, 2]
+
+
+def test_the_fig2_studys_networks_with_l2_are_polished_each_alone_on_its_seeds_data():
+    """The Fig. 2 study trains every seed and lambda of a (family, depth) together, each on its
+    seed's data: the polish takes only those with lambda > 0, each ends where it ends polished
+    alone on its own seed's data (not the first seed's), lower than it started, and its maps,
+    tripoints and accuracy are the polished network's."""
+    from l2relu.jacot2023 import fig2_study, polishing
+
+    study = dict(
+        family=fig2_study.Family("letters", 0.6, 0.4),
+        classes=3,
+        per_class=10,
+        noise=0.02,
+        margin=0.02,
+        depth=3,
+        width=8,
+        lams=(0.0, 1e-3),
+        seeds=(0, 1),
+        grid=12,
+        pads=(1.0, 2.0),
+    )
+    cfg = fig2_study.StudyConfig(**study)
+    assert fig2_study.StudyConfig.from_dict(cfg.as_dict()) == cfg
+    phases = (engine.Phase("adam", 1e-2, 60),)
+    runs, tripoints, maps, arrays = fig2_study.train(cfg, phases, "cpu")
+    p_runs, p_tripoints, p_maps, polished, certificate = polishing.polish_fig2_study(
+        arrays, cfg, 15, "cpu"
+    )
+    assert list(zip(p_runs.seed, p_runs.lam, strict=True)) == [(0, 1e-3), (1, 1e-3)]
+    assert list(certificate[certificate.network == "polished"]["index"]) == [1, 3]
+    assert set(p_tripoints.lam) == {1e-3} and len(p_tripoints) == 2 * len(cfg.pads)
+    both = certificate.pivot(index="seed", columns="network", values="objective")
+    assert (both.polished < both.schedule).all()
+    assert both.schedule.to_numpy() == pytest.approx(runs.objective.to_numpy()[1::2], rel=1e-9)
+    assert (p_maps != maps[1::2]).any()  # the maps are the polished networks'
+    # seed 1's network alone, in a study of seed 1 only: its own data, not seed 0's
+    alone_cfg = fig2_study.StudyConfig(**study | {"seeds": (1,)})
+    alone = {k: v[2:4] for k, v in arrays.items()}
+    _, _, one_map, one, _ = polishing.polish_fig2_study(alone, alone_cfg, 15, "cpu")
+    assert all((one[k][0] == polished[k][1]).all() for k in arrays)
+    assert (one_map[0] == p_maps[1]).all()
 
 
 def test_the_fig1_studys_networks_are_polished_each_alone_in_the_inputs_span():

@@ -516,6 +516,7 @@ rule train_jacot2023_fig2_study:
         networks=f"results/{J23_FIG2_STUDY_RUN}/networks.csv",
         tripoints=f"results/{J23_FIG2_STUDY_RUN}/tripoints.csv",
         maps=f"results/{J23_FIG2_STUDY_RUN}/maps.npz",
+        checkpoint=f"results/{J23_FIG2_STUDY_RUN}/model.pt",
     log:
         job_log(J23_FIG2_STUDY_RUN),
     benchmark:
@@ -545,6 +546,41 @@ rule train_jacot2023_fig2_study:
         "../scripts/train_jacot2023_fig2_study.py"
 
 
+# The networks trained with L2 carried on to a stationary point of their objective
+# (l2relu.polish), each on its seed's data: the ledger reads the study on both.
+J23_FIG2_STUDY_POLISHED = f"{J23_FIG2_STUDY_RUN}/polish{J23_FIG2_STUDY['polish_iterations']}"
+
+
+rule polish_jacot2023_fig2_study:
+    input:
+        checkpoint=rules.train_jacot2023_fig2_study.output.checkpoint,
+        code=script_code("polish_jacot2023_fig2_study"),
+    output:
+        checkpoint=f"results/{J23_FIG2_STUDY_POLISHED}/model.pt",
+        networks=f"results/{J23_FIG2_STUDY_POLISHED}/networks.csv",
+        tripoints=f"results/{J23_FIG2_STUDY_POLISHED}/tripoints.csv",
+        maps=f"results/{J23_FIG2_STUDY_POLISHED}/maps.npz",
+        certificate=f"results/{J23_FIG2_STUDY_POLISHED}/certificate.csv",
+    log:
+        job_log(f"{J23_FIG2_STUDY_POLISHED}/polish"),
+    benchmark:
+        job_benchmark("polish_jacot2023_fig2_study", f"{J23_FIG2_STUDY_POLISHED}/polish")
+    wildcard_constraints:
+        family="|".join(J23_FIG2_STUDY_FAMILIES),
+        depth="|".join(map(str, J23_FIG2_STUDY["depths"])),
+    conda:
+        ENV
+    threads: 1
+    resources:
+        gpu=config["resources"]["train_gpus"],
+    params:
+        resume=resume_dir,
+        iterations=J23_FIG2_STUDY["polish_iterations"],
+        device=config["device"],
+    script:
+        "../scripts/polish_jacot2023_fig2_study.py"
+
+
 rule aggregate_jacot2023_fig2_study:
     input:
         networks=for_each_job(rules.train_jacot2023_fig2_study.output.networks, J23_FIG2_STUDY_JOBS),
@@ -552,6 +588,15 @@ rule aggregate_jacot2023_fig2_study:
             rules.train_jacot2023_fig2_study.output.tripoints, J23_FIG2_STUDY_JOBS
         ),
         maps=for_each_job(rules.train_jacot2023_fig2_study.output.maps, J23_FIG2_STUDY_JOBS),
+        polished_networks=for_each_job(
+            rules.polish_jacot2023_fig2_study.output.networks, J23_FIG2_STUDY_JOBS
+        ),
+        polished_tripoints=for_each_job(
+            rules.polish_jacot2023_fig2_study.output.tripoints, J23_FIG2_STUDY_JOBS
+        ),
+        certificates=for_each_job(
+            rules.polish_jacot2023_fig2_study.output.certificate, J23_FIG2_STUDY_JOBS
+        ),
         registry=claims_registry("jacot2023_fig2_study"),
         code=script_code("aggregate_jacot2023_fig2_study"),
     output:
@@ -559,6 +604,8 @@ rule aggregate_jacot2023_fig2_study:
         tripoints=f"results/{J23_FIG2_STUDY_ALL}/tripoints.csv",
         maps=f"results/{J23_FIG2_STUDY_ALL}/maps.npz",
         points=f"results/{J23_FIG2_STUDY_ALL}/points.csv",
+        polished=f"results/{J23_FIG2_STUDY_ALL}/polished.csv",
+        polished_tripoints=f"results/{J23_FIG2_STUDY_ALL}/polished_tripoints.csv",
         claims=claims_rows("jacot2023_fig2_study"),
     log:
         f"logs/{J23_FIG2_STUDY_ALL}/aggregate.log",

@@ -3,9 +3,10 @@ figure's two depths, with and without L2, three families of S-shaped classes (tw
 one not) drawn with a margin between classes. Each network's class map is read once, in the
 widest box, at the cell size of Fig. 2's grid over the data's box, and each smaller box is a
 crop of it; the maps are saved. Whether the tripoints have settled is read by counting them
-again four fifths of the way through training."""
+again four fifths of the way through training. The networks trained with L2 are also read
+polished (polishing.polish_fig2_study)."""
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
@@ -44,6 +45,16 @@ class StudyConfig:
     seeds: tuple[int, ...]  # one data set and one initialization per seed and lambda
     grid: int  # the class map is read on grid x grid points
     pads: tuple[float, ...]  # the boxes: the data's box scaled by each about its centre
+
+    @classmethod
+    def from_dict(cls, study: dict) -> "StudyConfig":
+        """The config from its plain form (a rule's params, a checkpoint's config)."""
+        tuples = {k: tuple(study[k]) for k in ("lams", "seeds", "pads")}
+        return cls(**study | tuples | {"family": Family(**study["family"])})
+
+    def as_dict(self) -> dict:
+        """The plain form from_dict reads (lists, numbers, strings)."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
 
 
 def stroke_distance(points: np.ndarray, amplitude: float, offset: float) -> np.ndarray:
@@ -124,46 +135,89 @@ def tripoints_per_box(label_map: np.ndarray, pads) -> list[int]:
 CHUNK = 20_000  # grid points a forward pass reads at once, to bound its memory
 
 
+def networks_of(cfg: StudyConfig) -> list[tuple[int, float]]:
+    """The (seed, lambda) of every network, in the order a batch (and a checkpoint) holds them."""
+    return [(seed, lam) for seed in cfg.seeds for lam in cfg.lams]
+
+
+def class_maps(model: engine.BatchedMLP, grid: np.ndarray, size: int) -> np.ndarray:
+    """Each network's classes on its own grid (networks, 2, size^2): (networks, size, size) int8."""
+    dev = model.weights[0].device
+    with torch.no_grad():
+        labels = [
+            model.forward(torch.tensor(grid[:, :, i : i + CHUNK], device=dev)).argmax(1)
+            for i in range(0, grid.shape[2], CHUNK)
+        ]
+    return torch.cat(labels, 1).cpu().numpy().astype(np.int8).reshape(-1, size, size)
+
+
+def reading_grid(cfg: StudyConfig, sets, networks):
+    """Each network's data set stacked (networks, 2, N), the labels (N,), the grid of the widest
+    box over each network's data (networks, 2, size^2) and the map's size."""
+    points = [sets[cfg.seeds.index(seed)][0] for seed, _ in networks]
+    widest, size = max(cfg.pads), map_size(cfg.grid, max(cfg.pads))
+    grid = np.stack([box_grid(p, size, widest) for p in points])
+    return np.stack([p.T for p in points]), sets[0][1], grid, size
+
+
+def read_maps(model, x, y, grid, size, pads):
+    """The class maps of the widest box, each map's tripoints per box, and training accuracy."""
+    maps = class_maps(model, grid, size)
+    with torch.no_grad():
+        accuracy = (model.forward(x).argmax(1) == y).double().mean(1).cpu().numpy()
+    return maps, [tripoints_per_box(m, pads) for m in maps], accuracy
+
+
+def run_tables(cfg: StudyConfig, networks, counts, columns: dict):
+    """The runs table (one row a network: `columns`) and the tripoints table (a row a box)."""
+    keys = {
+        "family": cfg.family.name,
+        "interleaved": cfg.family.interleaved,
+        "depth": cfg.depth,
+        "width": cfg.width,
+        "seed": [s for s, _ in networks],
+        "lam": [lam for _, lam in networks],
+    }
+    runs = pd.DataFrame(keys | columns)
+    tripoints = pd.DataFrame(
+        [
+            {k: (v[i] if isinstance(v, list) else v) for k, v in keys.items()}
+            | {"pad": pad, "tripoints": counts[i][j]}
+            for i in range(len(networks))
+            for j, pad in enumerate(cfg.pads)
+        ]
+    )
+    return runs, tripoints
+
+
 def train(cfg: StudyConfig, phases, device="auto", log=None, snapshot_dir=None):
     """Every (seed, lambda) network of one depth and family, trained together, each on its
     seed's data set. Returns one row per network (fit, divergence; the share of the widest box
     whose class changed over the last fifth of the steps and whether any box's tripoint count
-    did), one row per network and box (its tripoints), and the class maps of the widest box
-    (networks, size, size) as int8."""
+    did), one row per network and box (its tripoints), the class maps of the widest box
+    (networks, size, size) as int8, and the trained networks (engine.stacked_arrays, in
+    networks_of's order)."""
     dev = engine.pick_device(device)
-    sets = data_sets(cfg)
-    networks = [(seed, lam) for seed in cfg.seeds for lam in cfg.lams]
-    x = torch.tensor(
-        np.stack([sets[cfg.seeds.index(seed)][0].T for seed, _ in networks]), device=dev
-    )
-    y = torch.tensor(sets[0][1], device=dev)
+    networks = networks_of(cfg)
+    x, y, grid, size = reading_grid(cfg, data_sets(cfg), networks)
+    x, y = torch.tensor(x, device=dev), torch.tensor(y, device=dev)
     init = [derive_seed("jacot2023", "fig2", cfg.depth, cfg.width, lam, s) for s, lam in networks]
     widths = (2, *([cfg.width] * (cfg.depth - 1)), cfg.classes)
     model = engine.BatchedMLP(engine.NetworkConfig(widths, bias=True), init, dev, torch.float64)
-    widest, size = max(cfg.pads), map_size(cfg.grid, max(cfg.pads))
-    grid = np.stack([box_grid(sets[cfg.seeds.index(s)][0], size, widest) for s, _ in networks])
-
-    def class_maps() -> np.ndarray:
-        with torch.no_grad():
-            labels = [
-                model.forward(torch.tensor(grid[:, :, i : i + CHUNK], device=dev)).argmax(1)
-                for i in range(0, grid.shape[2], CHUNK)
-            ]
-        return torch.cat(labels, 1).cpu().numpy().astype(np.int8).reshape(-1, size, size)
-
     total = sum(p.steps for p in phases)
     # the maps read at four fifths of the steps (the watch is called every total // 5 steps),
     # kept for a job resumed after that read
     watch = engine.ReadOnce(
-        4 * (total // 5), lambda: {"maps": class_maps()}, snapshot_dir, "maps", (cfg, phases)
+        4 * (total // 5),
+        lambda: {"maps": class_maps(model, grid, size)},
+        snapshot_dir,
+        "maps",
+        (cfg, phases),
     )
     config = engine.TrainConfig("cross_entropy", phases, log_every=total // 5)
     lams = [lam for _, lam in networks]
     result = engine.train(model, x, y, lams, config, watch=watch, **({"log": log} if log else {}))
-    maps = class_maps()
-    with torch.no_grad():
-        accuracy = (model.forward(x).argmax(1) == y).double().mean(1).cpu().numpy()
-    counts = [tripoints_per_box(m, cfg.pads) for m in maps]
+    maps, counts, accuracy = read_maps(model, x, y, grid, size, cfg.pads)
     # no snapshot (a job killed between its save and its read at that step): unknown, NaN
     snapshot = watch.value()
     before = None if snapshot is None else snapshot["maps"]
@@ -174,31 +228,17 @@ def train(cfg: StudyConfig, phases, device="auto", log=None, snapshot_dir=None):
         changed = [
             float(tripoints_per_box(b, cfg.pads) != c) for b, c in zip(before, counts, strict=True)
         ]
-    keys = {
-        "family": cfg.family.name,
-        "interleaved": cfg.family.interleaved,
-        "depth": cfg.depth,
-        "width": cfg.width,
-        "seed": [s for s, _ in networks],
-        "lam": lams,
-    }
-    runs = pd.DataFrame(
-        keys
-        | {
+    runs, tripoints = run_tables(
+        cfg,
+        networks,
+        counts,
+        {
             "loss": result.loss,
             "objective": result.objective,
             "train_accuracy": accuracy,
             "moved_last_fifth": moved,
             "tripoints_changed_last_fifth": changed,
             **result.record(),
-        }
+        },
     )
-    tripoints = pd.DataFrame(
-        [
-            {k: (v[i] if isinstance(v, list) else v) for k, v in keys.items()}
-            | {"pad": pad, "tripoints": counts[i][j]}
-            for i in range(len(networks))
-            for j, pad in enumerate(cfg.pads)
-        ]
-    )
-    return runs, tripoints, maps
+    return runs, tripoints, maps, engine.stacked_arrays(model)

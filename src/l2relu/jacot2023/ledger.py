@@ -586,6 +586,35 @@ def fig2_study_claims(networks: pd.DataFrame, tripoints: pd.DataFrame, shallow: 
     return ms
 
 
+def fig2_study_unregularized(
+    networks: pd.DataFrame, tripoints: pd.DataFrame, polished: pd.DataFrame, shallow, deep
+) -> list[tuple[str, str]]:
+    """The (claim_id, case) of fig2_study_claims' tripoint rows over networks that were not
+    polished, those trained without L2 (fig2_study.polish_study: cross-entropy alone has no
+    minimum, it falls as the weights grow), so they are read on one network."""
+    kept = lambda t: t[~t.lam.isin(polished.lam)]  # noqa: E731
+    ms = fig2_study_claims(kept(networks), kept(tripoints), shallow, deep)
+    return [(m.claim_id, m.case) for m in ms if m.claim_id != f"{FIG2_STUDY}.tripoints_settled"]
+
+
+FIG2_STUDY_CERTIFIED = f"{FIG2_STUDY}.polished_stationary"
+
+
+def fig2_study_certificate_claims(certificates: pd.DataFrame) -> list:
+    """Per family and depth, every polished network's (each lambda > 0, every seed) fall over
+    the polish's second half (the check's bar is the entry's criterion; a stall reads
+    infinite)."""
+
+    def case(key, group):
+        family, depth = key
+        lams = ", ".join(f"{lam:g}" for lam in sorted(group.lam.unique()))
+        return f"{family}, L = {depth}, lambda = {lams}, {group.seed.nunique()} seeds"
+
+    return settled_fall_measurements(
+        FIG2_STUDY_CERTIFIED, certificates, ["family", "depth"], ["lam", "seed"], case
+    )
+
+
 def data_rank(projections: pd.DataFrame, variance_held: float) -> int:
     """The fewest principal directions of the training digits that hold `variance_held` of
     their variance (`projections` of one network: fig3_study.projections)."""

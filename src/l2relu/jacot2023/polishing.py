@@ -1,6 +1,8 @@
 """Trained networks carried on to a stationary point of their own objective (l2relu.polish):
-Fig. 1's task (Fig. 1, the depth sweep, the rank study) and Fig. 3's autoencoders, with what the
-ledger reads of the polished networks and the certificate of both networks."""
+Fig. 1's task (Fig. 1, the depth sweep, the rank study), the Fig. 2 study's classifiers and
+Fig. 3's autoencoders, with what the ledger reads of the polished networks and the certificate
+of both networks. Kept apart from the training modules, so that training does not depend on
+the polish's code."""
 
 import numpy as np
 import pandas as pd
@@ -8,7 +10,7 @@ import torch
 
 from l2relu import engine, polish
 from l2relu.io import load_checkpoint
-from l2relu.jacot2023 import autoencoders
+from l2relu.jacot2023 import autoencoders, fig2_study
 from l2relu.jacot2023.data import LatentTask
 
 
@@ -120,3 +122,64 @@ def polish_mnist(arrays: dict, summary: dict, data: dict, lam: float, noise, ite
     _, measures = autoencoders.denoise(polished, data, noise)
     end = {"loss": float(after.loss.iloc[0]), "objective": float(after.objective.iloc[0])}
     return summary | end | measures, engine.stacked_arrays(polished), both
+
+
+def polish_fig2_study(arrays: dict, cfg: fig2_study.StudyConfig, iterations: int, device="auto"):
+    """The networks of one (family, depth) trained with L2 (lambda > 0: without it
+    cross-entropy has no minimum, it falls as the weights grow), each polished alone on its
+    seed's data set to a stationary point of cross-entropy + lambda ||W||^2 (l2relu.polish).
+    `arrays`: fig2_study.train's networks. Returns, for the polished networks (in
+    fig2_study.networks_of's order), train's tables and maps (no last-fifth columns: polishing
+    has no schedule to watch), their arrays and the certificate of both networks of each
+    (columns index, the network's in `arrays`, and seed, lam, family, depth)."""
+    every = fig2_study.networks_of(cfg)
+    indices = [i for i, (_, lam) in enumerate(every) if lam > 0]
+    networks = [every[i] for i in indices]
+    sets = fig2_study.data_sets(cfg)
+    config = polish.PolishConfig(
+        iterations, "cross_entropy", log_every=max(1, iterations // 5), device=device
+    )
+    parts, after, certificates = [], [], []
+    for seed in cfg.seeds:
+        mine = [i for i in indices if every[i][0] == seed]
+        lams = [every[i][1] for i in mine]
+        points, labels = sets[cfg.seeds.index(seed)]
+        polished, end, both = polish.polish_and_certify(
+            polish.stacked_networks(arrays, mine),
+            torch.tensor(points.T),
+            torch.tensor(labels),
+            lams,
+            config,
+        )
+        parts.append(engine.stacked_arrays(polished))
+        after.append(end)
+        at = list(both["index"])
+        certificates.append(
+            both.assign(index=[mine[i] for i in at], seed=seed, lam=[lams[i] for i in at])
+        )
+    stacked = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    model = polish.stacked_networks(stacked)
+    x, y, grid, size = fig2_study.reading_grid(cfg, sets, networks)
+    maps, counts, accuracy = fig2_study.read_maps(
+        model, torch.tensor(x), torch.tensor(y), grid, size, cfg.pads
+    )
+    after = pd.concat(after, ignore_index=True)
+    objective = after.objective.to_numpy()
+    runs, tripoints = fig2_study.run_tables(
+        cfg,
+        networks,
+        counts,
+        {
+            "loss": after.loss.to_numpy(),
+            "objective": objective,
+            "train_accuracy": accuracy,
+            # the line search never accepts a step to a non-finite objective
+            "diverged": ~np.isfinite(objective),
+            "diverged_step": -1,
+            "device": str(model.weights[0].device),
+            "dtype": "float64",
+        },
+    )
+    keys = {"family": cfg.family.name, "depth": cfg.depth}
+    certificate = pd.concat(certificates, ignore_index=True).assign(**keys)
+    return runs, tripoints, maps, stacked, certificate
