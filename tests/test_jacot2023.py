@@ -321,14 +321,11 @@ def test_the_rank_studys_norm_trace_survives_a_killed_and_resumed_job(tmp_path, 
     pd.testing.assert_frame_equal(resumed.reset_index(drop=True), straight.reset_index(drop=True))
 
 
-def test_the_fig2_studys_settling_read_survives_a_job_killed_after_it(tmp_path, monkeypatch):
-    """The class maps read at four fifths of the steps are kept in the resume directory: a job
-    killed after that read and resumed reports the same settling share (and maps) as one run
-    straight through, not an unknown one."""
-    from l2relu import engine
+def small_fig2_study(**changes):
+    """A Fig. 2 study config small enough to train in a test: letters, three classes, depth 3."""
     from l2relu.jacot2023 import fig2_study
 
-    cfg = fig2_study.StudyConfig(
+    study = dict(
         family=fig2_study.Family("letters", 0.6, 0.4),
         classes=3,
         per_class=10,
@@ -337,10 +334,21 @@ def test_the_fig2_studys_settling_read_survives_a_job_killed_after_it(tmp_path, 
         depth=3,
         width=8,
         lams=(0.0, 1e-3),
-        seeds=(0,),
+        seeds=(0, 1),
         grid=12,
         pads=(1.0, 2.0),
     )
+    return fig2_study.StudyConfig(**study | changes)
+
+
+def test_the_fig2_studys_settling_read_survives_a_job_killed_after_it(tmp_path, monkeypatch):
+    """The class maps read at four fifths of the steps are kept in the resume directory: a job
+    killed after that read and resumed reports the same settling share (and maps) as one run
+    straight through, not an unknown one."""
+    from l2relu import engine
+    from l2relu.jacot2023 import fig2_study
+
+    cfg = small_fig2_study(seeds=(0,))
     phases = (engine.Phase("adam", 1e-2, 50),)
     straight, straight_tripoints, straight_maps, _ = fig2_study.train(cfg, phases, "cpu")
     assert straight.moved_last_fifth.notna().all()

@@ -8,6 +8,7 @@ import pytest
 import torch
 import yaml
 from test_claims import _entry, _registry
+from test_jacot2023 import small_fig2_study
 
 from l2relu import claims, engine, polish, stationarity
 from l2relu.registry import RegistryError, load_registry
@@ -686,20 +687,7 @@ def test_the_fig2_studys_networks_with_l2_are_polished_each_alone_on_its_seeds_d
     tripoints and accuracy are the polished network's."""
     from l2relu.jacot2023 import fig2_study, polishing
 
-    study = dict(
-        family=fig2_study.Family("letters", 0.6, 0.4),
-        classes=3,
-        per_class=10,
-        noise=0.02,
-        margin=0.02,
-        depth=3,
-        width=8,
-        lams=(0.0, 1e-3),
-        seeds=(0, 1),
-        grid=12,
-        pads=(1.0, 2.0),
-    )
-    cfg = fig2_study.StudyConfig(**study)
+    cfg = small_fig2_study()
     assert fig2_study.StudyConfig.from_dict(cfg.as_dict()) == cfg
     phases = (engine.Phase("adam", 1e-2, 60),)
     runs, tripoints, maps, arrays = fig2_study.train(cfg, phases, "cpu")
@@ -714,11 +702,83 @@ def test_the_fig2_studys_networks_with_l2_are_polished_each_alone_on_its_seeds_d
     assert both.schedule.to_numpy() == pytest.approx(runs.objective.to_numpy()[1::2], rel=1e-9)
     assert (p_maps != maps[1::2]).any()  # the maps are the polished networks'
     # seed 1's network alone, in a study of seed 1 only: its own data, not seed 0's
-    alone_cfg = fig2_study.StudyConfig(**study | {"seeds": (1,)})
+    alone_cfg = small_fig2_study(seeds=(1,))
     alone = {k: v[2:4] for k, v in arrays.items()}
     _, _, one_map, one, _ = polishing.polish_fig2_study(alone, alone_cfg, 15, "cpu")
     assert all((one[k][0] == polished[k][1]).all() for k in arrays)
     assert (one_map[0] == p_maps[1]).all()
+
+
+def _fig2_study_certificates():
+    """A study's certificate: at L = 2 both polishes settle, at L = 9 one stalls at a kink."""
+    return pd.DataFrame(
+        {"network": ["schedule"] + ["polished"] * 4, "family": "bands"}
+        | {"depth": [2, 2, 2, 9, 9], "lam": 1e-3, "seed": [0, 0, 1, 0, 1], "grad_norm": 1e-3}
+        | {"fall_last_half": [0.5, 0.0, 1e-4, 0.0, 0.0], "stalled": [False] * 4 + [True]}
+    )
+
+
+def test_the_fig2_studys_unregularized_cases_read_one_network_and_the_rest_read_two():
+    """Every tripoint case at lambda = 0 (no minimum to polish towards) is declared to read one
+    network, and only those: the ledger then reads the rows at lambda > 0 on both networks,
+    and the settling check on the schedule's alone."""
+    from l2relu.jacot2023 import ledger
+
+    keys = [
+        (family, depth, lam, s)
+        for family in ("bands", "apart")
+        for depth in (2, 9)
+        for lam in (0.0, 1e-3)
+        for s in range(2)
+    ]
+    networks = pd.DataFrame(
+        {"family": f, "interleaved": f == "bands", "depth": d, "lam": lam, "seed": s}
+        | {"train_accuracy": 1.0, "diverged": False, "tripoints_changed_last_fifth": 0.0}
+        for f, d, lam, s in keys
+    )
+    tripoints = pd.DataFrame(
+        {"family": f, "depth": d, "lam": lam, "seed": s, "pad": 1.0, "tripoints": int(d == 2)}
+        for f, d, lam, s in keys
+    )
+    polished = networks[networks.lam > 0].drop(columns="tripoints_changed_last_fifth")
+    one = ledger.fig2_study_unregularized(networks, tripoints, polished, 2, 9)
+    assert sorted(one) == sorted(
+        (f"jacot2023.fig2study.{k}", f"{family}, data box, L = {depth}, lambda = 0")
+        for k, family, depth in [
+            ("tripoints_shallow", "bands", 2),
+            ("tripoints_deep", "bands", 9),
+            ("tripoints_deep_not_interleaved", "apart", 9),
+        ]
+    )
+    # the polished reading flips the deep rows at lambda > 0: optimizer-dependent, not at 0
+    flipped = tripoints.assign(tripoints=1)[tripoints.lam > 0]
+    polished_reading = ledger.fig2_study_claims(
+        ledger.fig2_polished_runs(networks, polished),
+        ledger.fig2_polished_runs(tripoints, flipped),
+        2,
+        9,
+    )
+    schedule = ledger.fig2_study_claims(networks, tripoints, 2, 9)
+    schedule += ledger.fig2_study_certificate_claims(_fig2_study_certificates())
+    rows = claims.evaluate_networks(
+        load_registry(registry_files_of_repo()), schedule, polished_reading, unregularized=one
+    )
+    deep = rows[rows.claim_id == "jacot2023.fig2study.tripoints_deep"]
+    assert list(deep.other_status) == ["", "fail"]
+    assert list(deep.optimization) == ["", "optimizer-dependent"]
+    settled = rows[rows.claim_id == "jacot2023.fig2study.tripoints_settled"]
+    assert len(settled) == 8 and (settled.optimization == "").all()
+
+
+def test_the_fig2_studys_certificate_row_reads_a_family_and_depth_and_a_stall_fails():
+    from l2relu.jacot2023 import ledger
+
+    rows = judged_check(
+        ledger.fig2_study_certificate_claims(_fig2_study_certificates()),
+        load_registry(registry_files_of_repo()),
+    )
+    assert list(rows.status) == ["pass", "mixed"]
+    assert list(rows.n_seeds) == [2, 2]
 
 
 def test_the_fig1_studys_networks_are_polished_each_alone_in_the_inputs_span():
