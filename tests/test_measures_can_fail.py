@@ -470,7 +470,7 @@ def _fig3_study_rows(curves, mnist, projections):
 
     registry = load_registry(registry_files(REPO / "workflow/claims"))
     ms = ledger.fig3_study_claims(curves, mnist, projections, 2, 8, registry)
-    return judged(ms)
+    return judged(ms, every_entry=False)  # the polish's certificate has its own test
 
 
 def _fig3_study_status(rows):

@@ -781,6 +781,87 @@ def test_the_fig2_studys_certificate_row_reads_a_family_and_depth_and_a_stall_fa
     assert list(rows.n_seeds) == [2, 2]
 
 
+def test_the_fig3_studys_mnist_autoencoders_are_polished_each_alone_and_measured_polished():
+    """The Fig. 3 study's MNIST autoencoders (one a seed) train together: polished, each ends
+    where it ends polished alone, lower than it started, and the noise it passes is the
+    polished network's, read as training reads it."""
+    import numpy as np
+
+    from l2relu.jacot2023 import fig3_study, polishing
+
+    digits = {"x_train": np.random.default_rng(0).uniform(size=(12, 9))}
+    phases = (engine.Phase("adam", 1e-2, 40), engine.Phase("adam", 1e-3, 20))
+    table, _, arrays = fig3_study.train_mnist(digits, 3, 6, 1e-3, phases, 0.3, 3, [4, 5])
+    polished_table, polished, certificate = polishing.polish_mnist_study(
+        arrays, table, digits["x_train"], 1e-3, (0.3, 3), 15, "cpu"
+    )
+    assert list(polished_table.columns) == list(table.columns)
+    both = certificate.pivot(index="seed", columns="network", values="objective")
+    assert (both.polished < both.schedule).all() and list(both.index) == [4, 5]
+    assert both.schedule.to_numpy() == pytest.approx(table.objective.to_numpy(), rel=1e-5)
+    again, _ = fig3_study.noise_measures(
+        polish.stacked_networks(polished), digits["x_train"], 0.3, 3, [4, 5]
+    )
+    assert list(polished_table.noise_share) == [m["noise_share"] for m in again]
+    assert (polished_table.noise_share != table.noise_share).all()
+    alone = {k: v[1:2] for k, v in arrays.items()}
+    _, one, _ = polishing.polish_mnist_study(
+        alone, table.iloc[1:2], digits["x_train"], 1e-3, (0.3, 3), 15, "cpu"
+    )
+    assert all((one[k][0] == polished[k][1]).all() for k in arrays)
+
+
+def test_the_fig3_studys_polished_networks_settle_on_their_polish_and_carry_their_certificate():
+    """On polished networks the study's precondition settled reads the polish's second half, and
+    the rows about the learned autoencoder's rank (and only they) leave out a network the
+    certificate does not certify, a stall at a kink included."""
+    from l2relu.jacot2023 import ledger
+
+    polished = pd.DataFrame({"depth": 8, "curve": [0, 0, 1], "seed": [0, 1, 0], "objective": 2.0})
+    certificates = pd.DataFrame(
+        {"network": ["schedule"] * 3 + ["polished"] * 3, "depth": 8}
+        | {"curve": [0, 0, 1] * 2, "seed": [0, 1, 0] * 2}
+        | {"fall_last_half": [0.5, 0.5, 0.5, 1e-4, 0.05, 0.0]}
+        | {"stalled": [False] * 5 + [True]}
+    )
+    table = ledger.fig3_study_polished(polished, certificates, ["depth", "curve", "seed"], 1e-3)
+    assert list(table.certified) == [True, False, False]  # the stall is not certified
+    # the polish's second half, as a last stretch: |1 - J_end / J_half| = fall / (1 + fall)
+    assert list(ledger.last_change(table)) == pytest.approx([1e-4 / 1.0001, 0.05 / 1.05, 0.0])
+    # the rows' meets: stationary from `certified`, on the rank rows only
+    from test_measures_can_fail import _fig3_study_tables
+
+    curves, mnist, projections = _fig3_study_tables(0.1, 0.05, 0.2, seeds=3)
+    marked = dict(certified=lambda t: t.seed != 1)
+    registry = load_registry(registry_files_of_repo())
+    ms = ledger.fig3_study_claims(
+        curves.assign(**marked), mnist.assign(**marked), projections, 2, 8, registry
+    )
+    stationary = {m.claim_id.split(".")[-1] for m in ms if "stationary" in m.meets}
+    assert stationary == {"deep_jacobian_rank_one", "mnist_noise_like_projection"}
+    rank = next(m for m in ms if m.claim_id.endswith("deep_jacobian_rank_one"))
+    assert rank.meets["stationary"] == [True, False, True] * 2  # (curve, seed) in order
+    plain = ledger.fig3_study_claims(curves, mnist, projections, 2, 8, registry)
+    assert not any("stationary" in m.meets for m in plain)
+
+
+def test_the_fig3_studys_certificate_row_reads_a_data_set_and_depth_and_a_stall_fails():
+    from l2relu.jacot2023 import ledger
+
+    certificates = pd.DataFrame(
+        {"network": ["schedule"] + ["polished"] * 4, "data": ["curves"] * 3 + ["mnist"] * 2}
+        | {"depth": [8, 8, 8, 6, 6], "curve": [0, 0, 1, None, None], "seed": [0, 0, 0, 0, 1]}
+        | {"fall_last_half": [0.5, 0.0, 1e-4, 0.0, 0.0], "stalled": [False] * 4 + [True]}
+        | {"grad_norm": 1e-3}
+    )
+    rows = judged_check(
+        ledger.fig3_study_certificate_claims(certificates),
+        load_registry(registry_files_of_repo()),
+    )
+    assert list(rows.status) == ["pass", "mixed"]
+    assert list(rows.n_seeds) == [2, 2]
+
+
 def test_the_fig1_studys_networks_are_polished_each_alone_in_the_inputs_span():
     """The Fig. 1 study trains every seed of a setting together in the inputs' span: polished,
     each network ends where it ends polished alone, lower than it started, on the same reduced

@@ -849,6 +849,7 @@ rule train_jacot2023_fig3_study_curve:
     output:
         networks=f"results/{J23_STUDY_CURVE_RUN}/networks.csv",
         outputs=f"results/{J23_STUDY_CURVE_RUN}/outputs.csv",
+        checkpoint=f"results/{J23_STUDY_CURVE_RUN}/model.pt",
     log:
         job_log(J23_STUDY_CURVE_RUN),
     benchmark:
@@ -885,6 +886,7 @@ rule train_jacot2023_fig3_study_mnist:
     output:
         networks=f"results/{J23_STUDY_MNIST_RUN}/networks.csv",
         projections=f"results/{J23_STUDY_MNIST_RUN}/projections.csv",
+        checkpoint=f"results/{J23_STUDY_MNIST_RUN}/model.pt",
     log:
         job_log(J23_STUDY_MNIST_RUN),
     benchmark:
@@ -912,6 +914,72 @@ rule train_jacot2023_fig3_study_mnist:
         "../scripts/train_jacot2023_fig3_study_mnist.py"
 
 
+# Every autoencoder carried on, on its own data, to a stationary point of its objective
+# (l2relu.polish): the ledger reads the study on both networks.
+J23_STUDY_POLISH = f"polish{J23_FIG3_STUDY['polish_iterations']}"
+
+
+rule polish_jacot2023_fig3_study_curve:
+    input:
+        checkpoint=rules.train_jacot2023_fig3_study_curve.output.checkpoint,
+        networks=rules.train_jacot2023_fig3_study_curve.output.networks,
+        code=script_code("polish_jacot2023_fig3_study_curve"),
+    output:
+        checkpoint=f"results/{J23_STUDY_CURVE_RUN}/{J23_STUDY_POLISH}/model.pt",
+        networks=f"results/{J23_STUDY_CURVE_RUN}/{J23_STUDY_POLISH}/networks.csv",
+        certificate=f"results/{J23_STUDY_CURVE_RUN}/{J23_STUDY_POLISH}/certificate.csv",
+    log:
+        job_log(f"{J23_STUDY_CURVE_RUN}/{J23_STUDY_POLISH}/polish"),
+    benchmark:
+        job_benchmark(
+            "polish_jacot2023_fig3_study_curve", f"{J23_STUDY_CURVE_RUN}/{J23_STUDY_POLISH}"
+        )
+    wildcard_constraints:
+        depth="|".join(map(str, J23_STUDY_CURVE["depths"])),
+    conda:
+        ENV
+    threads: 1
+    resources:
+        gpu=config["resources"]["train_gpus"],
+    params:
+        resume=resume_dir,
+        iterations=J23_FIG3_STUDY["polish_iterations"],
+        device=config["device"],
+    script:
+        "../scripts/polish_jacot2023_fig3_study_curve.py"
+
+
+rule polish_jacot2023_fig3_study_mnist:
+    input:
+        checkpoint=rules.train_jacot2023_fig3_study_mnist.output.checkpoint,
+        networks=rules.train_jacot2023_fig3_study_mnist.output.networks,
+        data=MNIST_DATA.format(**J23_MNIST_SUBSET),
+        code=script_code("polish_jacot2023_fig3_study_mnist"),
+    output:
+        checkpoint=f"results/{J23_STUDY_MNIST_RUN}/{J23_STUDY_POLISH}/model.pt",
+        networks=f"results/{J23_STUDY_MNIST_RUN}/{J23_STUDY_POLISH}/networks.csv",
+        certificate=f"results/{J23_STUDY_MNIST_RUN}/{J23_STUDY_POLISH}/certificate.csv",
+    log:
+        job_log(f"{J23_STUDY_MNIST_RUN}/{J23_STUDY_POLISH}/polish"),
+    benchmark:
+        job_benchmark(
+            "polish_jacot2023_fig3_study_mnist", f"{J23_STUDY_MNIST_RUN}/{J23_STUDY_POLISH}"
+        )
+    wildcard_constraints:
+        kind="shallow|deep",
+    conda:
+        ENV
+    threads: 1
+    resources:
+        gpu=config["resources"]["train_gpus"],
+    params:
+        resume=resume_dir,
+        iterations=J23_FIG3_STUDY["polish_iterations"],
+        device=config["device"],
+    script:
+        "../scripts/polish_jacot2023_fig3_study_mnist.py"
+
+
 rule aggregate_jacot2023_fig3_study:
     input:
         curves=expand(
@@ -920,6 +988,20 @@ rule aggregate_jacot2023_fig3_study:
         ),
         mnist=expand(
             rules.train_jacot2023_fig3_study_mnist.output.networks, kind=("shallow", "deep")
+        ),
+        polished_curves=expand(
+            rules.polish_jacot2023_fig3_study_curve.output.networks,
+            depth=J23_STUDY_CURVE["depths"],
+        ),
+        polished_mnist=expand(
+            rules.polish_jacot2023_fig3_study_mnist.output.networks, kind=("shallow", "deep")
+        ),
+        certificates=expand(
+            rules.polish_jacot2023_fig3_study_curve.output.certificate,
+            depth=J23_STUDY_CURVE["depths"],
+        )
+        + expand(
+            rules.polish_jacot2023_fig3_study_mnist.output.certificate, kind=("shallow", "deep")
         ),
         projections=expand(
             rules.train_jacot2023_fig3_study_mnist.output.projections, kind=("shallow", "deep")
@@ -930,6 +1012,8 @@ rule aggregate_jacot2023_fig3_study:
     output:
         curves="results/jacot2023/fig3_study/curves.csv",
         mnist="results/jacot2023/fig3_study/mnist.csv",
+        polished_curves="results/jacot2023/fig3_study/polished_curves.csv",
+        polished_mnist="results/jacot2023/fig3_study/polished_mnist.csv",
         projections="results/jacot2023/fig3_study/mnist_projections.csv",
         polyline=f"results/{J23_STUDY_CURVE_SET}/first_curve.csv",
         claims=claims_rows("jacot2023_fig3_study"),

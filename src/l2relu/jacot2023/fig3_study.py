@@ -30,13 +30,14 @@ class CurveStudyConfig:
 
 def train_curves(cfg: CurveStudyConfig, phases, device="auto", log=None, settling=None):
     """Every (curve, seed) autoencoder of one depth, trained together, each on its curve.
-    Returns one row per network and the outputs of the first network's random inputs."""
+    Returns one row per network, the outputs of the first network's random inputs and the
+    trained networks (engine.stacked_arrays, in the rows' order)."""
     networks = [(c, s) for c in cfg.curves for s in cfg.seeds]
     init = [
         derive_seed("jacot2023", "fig3_study", cfg.curve_width, c, s, cfg.depth, cfg.width)
         for c, s in networks
     ]
-    table, moved, _ = autoencoders.train_curves(
+    table, moved, arrays = autoencoders.train_curves(
         autoencoders.CurveData(cfg.curve_width, cfg.n_train, cfg.n_random),
         networks,
         init,
@@ -48,7 +49,7 @@ def train_curves(cfg: CurveStudyConfig, phases, device="auto", log=None, settlin
         settling,
     )
     first = moved[(moved.curve == networks[0][0]) & (moved.seed == networks[0][1])]
-    return table, first.drop(columns=["curve", "seed"]).reset_index(drop=True)
+    return table, first.drop(columns=["curve", "seed"]).reset_index(drop=True), arrays
 
 
 def jacobian_norms(model, images: torch.Tensor, network: int) -> np.ndarray:
@@ -110,13 +111,12 @@ def train_mnist(
     device="auto",
     log=None,
     settling: autoencoders.Settling | None = None,
-) -> tuple[pd.DataFrame, pd.DataFrame]:
+) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """One MNIST autoencoder per seed (Fig. 3's initialization and noise for that seed: `noise`
     the std added to each pixel of `n_noisy` training digits), trained together. Returns two
-    tables: per network, its fit, the share of the noise it passes and the largest singular
-    value of its Jacobian at the clean digits (largest over them: 0 when the network is
-    constant around every one); per network and rank, `projections` of the training digits
-    with that seed's noise."""
+    tables: per network, its fit and noise_measures'; per network and rank, `projections` of
+    the training digits with that seed's noise; and the trained networks (engine.stacked_arrays,
+    in seed order)."""
     torch.set_flush_denormal(True)
     dev = engine.pick_device(device)
     torch_dtype = getattr(torch, dtype)
@@ -128,6 +128,25 @@ def train_mnist(
     result, before, repeats = autoencoders.train_converging(
         model, x, lam, phases, dtype, log, settling
     )
+    measures, shares = noise_measures(model, train, noise, n_noisy, seeds)
+    rows = [
+        {"depth": depth, "width": width, "seed": seed}
+        | autoencoders.fit_record(result, before, repeats, b)
+        | measures[b]
+        for b, seed in enumerate(seeds)
+    ]
+    return pd.DataFrame(rows), shares, engine.stacked_arrays(model)
+
+
+def noise_measures(model, train: np.ndarray, noise: float, n_noisy: int, seeds):
+    """What MNIST autoencoders do near the digits (network b, seed seeds[b], fitted to the
+    training digits `train` (rows)): per network, the share of the noise (`noise` the std added
+    to each pixel of `n_noisy` training digits, drawn from the seed) it passes and the largest
+    singular value of its Jacobian at the clean digits (0 when the network is constant around
+    every one); and per network and rank, `projections` of the digits with that noise."""
+    weights = model.weights[0]
+    torch_dtype, dev = weights.dtype, weights.device
+    depth, width = len(model.weights), model.config.widths[1]
     shown = np.linspace(0, len(train) - 1, n_noisy).round().astype(int)
     clean = train[shown]
     rows, shares = [], []
@@ -139,14 +158,12 @@ def train_mnist(
             out = model.forward(both)[b].cpu().double().numpy().T
         passed = np.linalg.norm(out[len(clean) :] - out[: len(clean)], axis=1)
         norms = jacobian_norms(model, torch.tensor(clean, dtype=torch_dtype, device=dev), b)
-        network = {"depth": depth, "width": width, "seed": seed}
         rows.append(
-            network
-            | autoencoders.fit_record(result, before, repeats, b)
-            | {
+            {
                 "noise_share": float((passed / np.linalg.norm(e, axis=1)).mean()),
                 "jacobian_norm": float(np.max(norms)),
             }
         )
+        network = {"depth": depth, "width": width, "seed": seed}
         shares.append(projections(train, e).assign(**network))
-    return pd.DataFrame(rows), pd.concat(shares)
+    return rows, pd.concat(shares)

@@ -696,13 +696,19 @@ def fig3_study_claims(
     each reading of the digits' dimension. A network is measured once settled (its change under
     the converged check's bar), the deep MNIST one once it fits as the shallow one does (the
     mnist_deep_fits check's bar). Checks: every network's settling, the MNIST fit, and whether
-    the trained curves are injective (curves: a column `injective` per network)."""
+    the trained curves are injective (curves: a column `injective` per network). On polished
+    networks (fig3_study_polished: a column `certified`), the rows about the learned
+    autoencoder's rank carry whether each network is certified stationary."""
     # a network has settled when its objective moved by at most the converged check's bar
     settled_bar = registry["jacot2023.fig3study.converged"].every_reading[0].parameters["bar"]
     matched_bar = registry["jacot2023.fig3study.mnist_deep_fits"].criterion
 
     def settled(runs) -> pd.Series:
         return last_change(runs) <= settled_bar
+
+    def at_minima(runs, meets: dict) -> dict:
+        # polished networks (fig3_study_polished) carry whether each is certified stationary
+        return meets | ({"stationary": list(runs.certified)} if "certified" in runs else {})
 
     ms = []
     key = ["curve", "seed"]
@@ -744,7 +750,7 @@ def fig3_study_claims(
                 "jacot2023.fig3study.deep_jacobian_rank_one",
                 list(runs.jacobian_ratio),
                 case,
-                meets=meets,
+                meets=at_minima(runs, meets),
             )
         )
     deep_mnist = mnist[mnist.depth == mnist.depth.max()].set_index("seed").sort_index()
@@ -754,6 +760,7 @@ def fig3_study_claims(
         "settled": list(settled(deep_mnist)),
         "fit_matched": [matched_bar.holds(v) for v in fit],
     }
+    meets = at_minima(deep_mnist, meets)
     readings = registry["jacot2023.fig3study.mnist_noise_like_projection"].every_reading
     ms += _mnist_projection(deep_mnist, projections, readings, meets)
     ms.append(
@@ -783,6 +790,38 @@ def fig3_study_claims(
         )
     )
     return ms
+
+
+FIG3_STUDY_CERTIFIED = "jacot2023.fig3study.polished_stationary"
+
+
+def fig3_study_polished(polished: pd.DataFrame, certificates: pd.DataFrame, keys, bar: float):
+    """The study's polished networks (one table: curves or MNIST; `keys` name a network in it
+    and in the certificates) as its rows read them: a polished network's last stretch is its
+    polish's second half, so objective_before_last_phase is the objective there (the rows'
+    precondition settled reads the polish as it reads training), and `certified` says whether
+    its fall over that half is at most `bar` (a stall reads infinite)."""
+    mine = certificates[certificates.network == "polished"]
+    falls = mine[keys].assign(fall=stationarity.settled_falls(mine), half=mine.fall_last_half)
+    table = polished.merge(falls, on=keys, how="left", validate="one_to_one")
+    return table.assign(
+        objective_before_last_phase=table.objective * (1 + table.half),
+        certified=table.fall <= bar,
+    ).drop(columns=["fall", "half"])
+
+
+def fig3_study_certificate_claims(certificates: pd.DataFrame) -> list:
+    """Per data set and depth, every polished autoencoder's fall over the polish's second half
+    (the check's bar is the entry's criterion; a stall reads infinite)."""
+
+    def case(key, group):
+        data, depth = key
+        return f"{data}, L = {depth}, {len(group)} networks"
+
+    order = [k for k in ("curve", "seed") if k in certificates]
+    return settled_fall_measurements(
+        FIG3_STUDY_CERTIFIED, certificates, ["data", "depth"], order, case
+    )
 
 
 # constructions.constructions_table's checks: the entry that reads each

@@ -10,7 +10,7 @@ import torch
 
 from l2relu import engine, polish
 from l2relu.io import load_checkpoint
-from l2relu.jacot2023 import autoencoders, fig2_study
+from l2relu.jacot2023 import autoencoders, fig2_study, fig3_study
 from l2relu.jacot2023.data import LatentTask
 
 
@@ -183,3 +183,28 @@ def polish_fig2_study(arrays: dict, cfg: fig2_study.StudyConfig, iterations: int
     keys = {"family": cfg.family.name, "depth": cfg.depth}
     certificate = pd.concat(certificates, ignore_index=True).assign(**keys)
     return runs, tripoints, maps, stacked, certificate
+
+
+def polish_mnist_study(
+    arrays: dict, table: pd.DataFrame, train: np.ndarray, lam: float, noise, iterations, device
+):
+    """The Fig. 3 study's MNIST autoencoders of one architecture (`table`: the training's rows,
+    one per seed, in the order of the stacked `arrays`), each polished alone on the training
+    digits `train` (rows) to a stationary point of (1/N) sum |f(x) - x|^2 + lam ||W||^2, in
+    float64. `noise`: (std, n_noisy) as training's. Returns the table with the polished
+    networks' loss, objective and fig3_study.noise_measures, their arrays and the certificate
+    of both networks of each (column seed)."""
+    x = torch.tensor(train.T, dtype=torch.float64)
+    cfg = polish.PolishConfig(iterations, "mse", log_every=max(1, iterations // 5), device=device)
+    polished, after, both = polish.polish_and_certify(
+        polish.stacked_networks(arrays), x, x, lam, cfg
+    )
+    seeds = [int(s) for s in table.seed]
+    measures, _ = fig3_study.noise_measures(polished, train, noise[0], noise[1], seeds)
+    polished_table = table.assign(
+        loss=after.loss.to_numpy(), objective=after.objective.to_numpy()
+    ).assign(**pd.DataFrame(measures).to_dict("list"))
+    certificate = both.assign(
+        seed=[seeds[i] for i in both["index"]], depth=int(table.depth.iloc[0])
+    )
+    return polished_table, engine.stacked_arrays(polished), certificate
