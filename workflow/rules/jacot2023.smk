@@ -1254,6 +1254,8 @@ register_target(
         tripoints=rules.aggregate_jacot2023_fig2_study.output.tripoints,
         maps=rules.aggregate_jacot2023_fig2_study.output.maps,
         points=rules.aggregate_jacot2023_fig2_study.output.points,
+        polished=rules.aggregate_jacot2023_fig2_study.output.polished,
+        polished_tripoints=rules.aggregate_jacot2023_fig2_study.output.polished_tripoints,
     ),
     shallow_depth=J23_FIG2["shallow_depth"],
     deep_depth=J23_FIG2["deep_depth"],
@@ -1284,6 +1286,8 @@ register_target(
         mnist=rules.aggregate_jacot2023_fig3_study.output.mnist,
         projections=rules.aggregate_jacot2023_fig3_study.output.projections,
         polyline=rules.aggregate_jacot2023_fig3_study.output.polyline,
+        polished_curves=rules.aggregate_jacot2023_fig3_study.output.polished_curves,
+        polished_mnist=rules.aggregate_jacot2023_fig3_study.output.polished_mnist,
         outputs=expand(
             rules.train_jacot2023_fig3_study_curve.output.outputs,
             depth=J23_STUDY_CURVE["depths"],
