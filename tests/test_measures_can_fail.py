@@ -582,7 +582,8 @@ def test_the_fig2_study_leaves_out_misfits_reads_its_control_family_apart_and_fl
     )
 
     def rows_of(networks):
-        rows = judged(ledger.fig2_study_claims(networks, tripoints, 2, 9))
+        # the polish's certificate check has its own test (test_polish)
+        rows = judged(ledger.fig2_study_claims(networks, tripoints, 2, 9), every_entry=False)
         return rows, dict(zip(rows.index, rows.status, strict=True))
 
     rows, status = rows_of(networks)
