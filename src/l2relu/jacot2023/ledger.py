@@ -590,7 +590,7 @@ def fig2_study_unregularized(
     networks: pd.DataFrame, tripoints: pd.DataFrame, polished: pd.DataFrame, shallow, deep
 ) -> list[tuple[str, str]]:
     """The (claim_id, case) of fig2_study_claims' tripoint rows over networks that were not
-    polished, those trained without L2 (fig2_study.polish_study: cross-entropy alone has no
+    polished, those trained without L2 (polishing.polish_fig2_study: cross-entropy alone has no
     minimum, it falls as the weights grow), so they are read on one network."""
     kept = lambda t: t[~t.lam.isin(polished.lam)]  # noqa: E731
     ms = fig2_study_claims(kept(networks), kept(tripoints), shallow, deep)
