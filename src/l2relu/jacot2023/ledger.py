@@ -799,15 +799,17 @@ def fig3_study_polished(polished: pd.DataFrame, certificates: pd.DataFrame, keys
     """The study's polished networks (one table: curves or MNIST; `keys` name a network in it
     and in the certificates) as its rows read them: a polished network's last stretch is its
     polish's second half, so objective_before_last_phase is the objective there (the rows'
-    precondition settled reads the polish as it reads training), and `certified` says whether
-    its fall over that half is at most `bar` (a stall reads infinite)."""
+    precondition settled reads the polish as it reads training; a stall at a kink reads an
+    infinite fall, so it is not settled), and `certified` says whether that fall is at most
+    `bar`."""
     mine = certificates[certificates.network == "polished"]
-    falls = mine[keys].assign(fall=stationarity.settled_falls(mine), half=mine.fall_last_half)
+    # a stall reads an infinite fall: neither settled nor certified
+    falls = mine[keys].assign(fall=stationarity.settled_falls(mine))
     table = polished.merge(falls, on=keys, how="left", validate="one_to_one")
     return table.assign(
-        objective_before_last_phase=table.objective * (1 + table.half),
+        objective_before_last_phase=table.objective * (1 + table.fall),
         certified=table.fall <= bar,
-    ).drop(columns=["fall", "half"])
+    ).drop(columns=["fall"])
 
 
 def fig3_study_certificate_claims(certificates: pd.DataFrame) -> list:
