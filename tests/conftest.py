@@ -138,3 +138,55 @@ def killed_and_resumed(monkeypatch, resume, step, run):
     monkeypatch.setattr(engine, "train", train)
     with engine.checkpointing(resume, every_s=0):
         return run()
+
+
+def claim_status(measurements, claim_id, case=None):
+    """The statuses of `claim_id`'s primary rows among `measurements` (judged alone), of one
+    case where `case` ends the claim's text."""
+    rows = judged(measurements, every_entry=False)
+    rows = rows[(rows.claim_id == claim_id) & rows.primary]
+    if case is not None:
+        rows = rows[rows.claim.str.endswith(case)]
+    return rows.status.tolist()
+
+
+def reading_status(measurements, claim_id):
+    """{reading: status} of `claim_id` among `measurements` (judged alone)."""
+    rows = judged(measurements, every_entry=False)
+    rows = rows[rows.claim_id == claim_id]
+    return dict(zip(rows.reading, rows.status, strict=True))
+
+
+def readings_of(claim_id):
+    """Every reading of a registry entry, the primary first."""
+    from l2relu.registry import load_registry, registry_files
+
+    return load_registry(registry_files(REPO / "workflow/claims"))[claim_id].every_reading
+
+
+def random_network(widths, rng):
+    """A ReLU network's weights and biases {w1, b1, ...} drawn at the usual 1/sqrt(fan-in)."""
+    import numpy as np
+
+    return {
+        **{
+            f"w{i + 1}": rng.standard_normal((o, n)) / np.sqrt(n)
+            for i, (n, o) in enumerate(zip(widths[:-1], widths[1:], strict=True))
+        },
+        **{f"b{i + 1}": 0.1 * rng.standard_normal(o) for i, o in enumerate(widths[1:])},
+    }
+
+
+def judged_check(measurements, registry):
+    """Ledger rows of `measurements` judged by the entries of `registry` they name alone."""
+    from l2relu import claims
+
+    check = {ledger_id: registry[ledger_id] for ledger_id in {m.claim_id for m in measurements}}
+    return claims.evaluate(check, measurements)
+
+
+def registry_files_of_repo():
+    """The repository's registry files (workflow/claims/<paper>.yaml)."""
+    from l2relu.registry import registry_files
+
+    return registry_files(REPO / "workflow/claims")

@@ -1,0 +1,184 @@
+"""Controls of chen2024 (explicit global minima): every measure behind an empirical or exact ledger
+row, on a known negative case: the measure computed by the pipeline's own code, judged by the
+registry's criterion, fails. A measure that passed here would hold for every output and prove
+nothing."""
+
+from itertools import pairwise
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import claim_status, judged, readings_of
+
+from l2relu.claims import measured
+
+
+def test_chen2024_first_layer_rows_fail_for_a_map_that_truncates_nothing():
+    from l2relu.chen2024 import ledger
+    from l2relu.chen2024.figures import Fig1Config, fig1_tables
+
+    points, _, notes = fig1_tables(Fig1Config(per_class=10, spread=0.1, seed=1))
+    # the identity map: the cut class stays where it was, far from the base point
+    untouched = points.assign(to_base=np.where(points.label == 0, 1.0, points.to_base), moved=0.0)
+    ms = ledger.fig1_claims(untouched, notes)
+    assert claim_status(ms, "chen2024.fig1.cut_class_collapsed") == ["fail"]
+    assert claim_status(ms, "chen2024.fig1.other_classes_untouched") == ["pass"]
+
+
+def test_eq72_fails_with_the_apex_too_close():
+    from l2relu.chen2024 import lemmas
+
+    cfg = lemmas.AnyDimensionConfig((3, 5), 100, 0)
+    claim_id = "chen2024.fig2.eq72_ball_in_cone"
+    assert lemmas.eq72_angle(cfg) == pytest.approx(np.pi / 6, abs=1e-3)
+    assert claim_status([measured(claim_id, lemmas.eq72_angle(cfg))], claim_id) == ["pass"]
+    close = lemmas.eq72_angle(cfg, apex=1.2)
+    assert claim_status([measured(claim_id, close)], claim_id) == ["fail"]
+
+
+def test_lemma3_fails_for_opposite_rows_and_remark21_for_the_unsquared_norm():
+    """Lemma 3's row on rank-1 layers whose rows are opposite (the conclusion's own form, which
+    reaches zero loss) fails; Remark 2.1's row fails under the reading whose form is off by a
+    square, and holds under the two identities."""
+    from l2relu.chen2024 import ledger as chen
+    from l2relu.chen2024 import lemmas
+    from l2relu.timor2022 import fig1, theory
+
+    x, y = fig1.data((1.0, 0.99), (-1.0, 0.99))
+    claim_id = "timor2022.theory.lemma3_rank_one_needs_opposite_rows"
+    same_sign = theory.lemma3_losses(x, y, 40, ("test", "same"))
+    opposite = theory.lemma3_losses(x, y, 40, ("test", "opposite"), sign=-1.0)
+    assert same_sign.min() == pytest.approx(0.5)
+    assert claim_status([measured(claim_id, same_sign.min())], claim_id) == ["pass"]
+    assert claim_status([measured(claim_id, opposite.min())], claim_id) == ["fail"]
+    readings = readings_of("chen2024.fig2.remark21_class_average")
+    cfg = lemmas.AnyDimensionConfig((3, 4), 10, 0)
+    rows = judged(chen._remark21_claims(cfg, readings), False).set_index("reading").status
+    assert rows.to_dict() == {
+        "the variance decomposition": "pass",
+        "(16)'s norm, squared": "pass",
+        "(16)'s norm as printed": "fail",
+    }
+
+
+def test_chen2024_untouched_and_identity_rows_fail_for_a_map_that_moves_everything():
+    """The maps that pass these rows trivially (the identity) are the other controls; here the
+    claim is false: a map sending every point to the base point moves the other classes (Fig. 1)
+    and the forward cone (Fig. 2)."""
+    from l2relu.chen2024 import ledger
+    from l2relu.chen2024.figures import Fig1Config, Fig2Config, fig1_tables, fig2_grid
+
+    points, _, notes = fig1_tables(Fig1Config(per_class=10, spread=0.1, seed=1))
+    # to the base point: to_base 0 for every point; the other classes, untouched by the right
+    # map (to_base their distance to the base point), move by that distance
+    moved = points.moved.where(points.label == 0, points.to_base)
+    to_base = points.assign(to_base=0.0, moved=moved)
+    assert claim_status(
+        ledger.fig1_claims(to_base, notes), "chen2024.fig1.other_classes_untouched"
+    ) == ["fail"]
+    grid, layer = fig2_grid(Fig2Config((0.5, 0.3), 30.0, 120.0, 2.0, 21))
+    p = layer["p"]
+    collapsed = grid.assign(tau1=p[0], tau2=p[1])
+    ms = ledger.fig2_claims(collapsed, p, layer["h"], layer["theta"])
+    assert claim_status(ms, "chen2024.fig2.forward_cone_identity") == ["fail"]
+
+
+def test_chen2024_zero_cost_rows_fail_for_a_network_off_by_a_bias_and_a_build_that_fails():
+    """Every construction built, then its output bias moved by 0.1: the cost (14) the ledger
+    reads through the training engine is no longer 0, and each zero-cost row fails (the
+    theory's three, and Fig. 3's Thm 5.2 network); a grid point whose construction failed
+    fails its built-every-N row."""
+    from dataclasses import replace
+
+    from l2relu.chen2024 import construction, data, ledger, theory
+
+    rows = []
+    for name in theory.ARCHITECTURES:
+        x, labels = data.clustered(3, 3, 10, 0.1, seed=0)
+        y = np.eye(3)
+        if name == "thm5.2":
+            net = construction.separable_network(x, labels, y)
+        else:
+            net = construction.clustered_network(x, labels, y, theory.ARCHITECTURES[name](3, 3))
+        off = replace(net, out_bias=net.out_bias + 0.1)
+        cost = theory.engine_cost(off, x, labels, y)
+        assert cost > 1e-3
+        row = theory.build_row(name, 3, 3, 10, x, labels, y)
+        rows += [row | {"cost": cost}, row | {"N": 60, "built": False, "cost": np.nan}]
+    ms = ledger.theory_claims(pd.DataFrame(rows))
+    for key in ("prop41", "cor42", "thm52"):
+        assert claim_status(ms, f"chen2024.theory.{key}_zero_cost") == ["fail"], key
+        assert claim_status(ms, f"chen2024.theory.{key}_built_every_n") == ["fail"], key
+    orderings = pd.DataFrame({"ordering": ["1-2-3"], "valid": [True]})
+    ms = ledger.fig3_claims(orderings, {"clustered_condition": "(55)", "cost": cost})
+    assert claim_status(ms, "chen2024.fig3.thm52_zero_cost") == ["fail"]
+
+
+def test_chen2024_family_rows_fail_for_a_family_that_does_not_move_or_leaves_zero_cost(
+    monkeypatch,
+):
+    """The degenerate minima's families: a construction that ignores the free parameter (every
+    member the same network) fails the distinct rows; a member off by a bias fails the zero-cost
+    rows; the real families pass both."""
+    from dataclasses import replace
+
+    from l2relu.chen2024 import data, ledger, theory
+
+    x, labels = data.clustered(3, 3, 10, 0.1, seed=0)
+    y = np.eye(3)
+
+    def rows(**extra):
+        return pd.DataFrame(
+            [
+                theory.build_row(name, 3, 3, 10, x, labels, y, members=3) | extra
+                for name in theory.ARCHITECTURES
+            ]
+        )
+
+    ms = ledger.theory_claims(rows())
+    for key in ("prop41", "thm52"):
+        assert claim_status(ms, f"chen2024.theory.{key}_family_zero_cost") == ["pass"], key
+        assert claim_status(ms, f"chen2024.theory.{key}_family_distinct") == ["pass"], key
+    build = theory._build
+    monkeypatch.setattr(theory, "_build", lambda *a, share=0.5: build(*a))  # share ignored
+    ms = ledger.theory_claims(rows())
+    for key in ("prop41", "thm52"):
+        assert claim_status(ms, f"chen2024.theory.{key}_family_distinct") == ["fail"], key
+    monkeypatch.setattr(
+        theory,
+        "_build",
+        lambda *a, share=0.5: replace(net := build(*a, share=share), out_bias=net.out_bias + 0.1),
+    )
+    ms = ledger.theory_claims(rows())
+    for key in ("prop41", "thm52"):
+        assert claim_status(ms, f"chen2024.theory.{key}_family_zero_cost") == ["fail"], key
+
+
+def test_chen2024_prop32_fails_when_a_width_grows():
+    """Prop. 3.2's identities fail once a layer widens (W_l W_l^+ != 1)."""
+    from l2relu.chen2024 import ledger as chen
+    from l2relu.chen2024 import truncation
+
+    rng = np.random.default_rng(1)
+    widths = (3, 5, 5, 2)
+    layers = [(rng.normal(size=(n, m)), rng.normal(size=n)) for m, n in pairwise(widths)]
+    claim_id = "chen2024.theory.prop32_truncation_identities"
+    assert claim_status(chen.prop32_claims(truncation.prop32_error(5, 0), 5), claim_id) == ["pass"]
+    widening = truncation.prop32_gap(layers, rng.normal(size=(3, 40)))
+    assert claim_status(chen.prop32_claims(widening, 1), claim_id) == ["fail"]
+
+
+def test_chen2024_cone_row_fails_with_the_cones_exchanged():
+    """Fig. 1's left panel: each class read in the other cone (class 1 forward, the rest
+    backward) fails; as the caption places them, both pass."""
+    from l2relu.chen2024 import ledger as c24
+    from l2relu.chen2024.figures import Fig1Config, fig1_tables
+
+    points, _, notes = fig1_tables(Fig1Config(per_class=30, spread=0.1, seed=0))
+    rows = [m for m in c24.fig1_claims(points, notes) if m.claim_id == c24.IN_CONES]
+    assert [claim_status([m], c24.IN_CONES)[0] for m in rows] == ["pass", "pass"]
+    swapped = points.assign(
+        in_backward_cone=points.in_forward_cone, in_forward_cone=points.in_backward_cone
+    )
+    rows = [m for m in c24.fig1_claims(swapped, notes) if m.claim_id == c24.IN_CONES]
+    assert [claim_status([m], c24.IN_CONES)[0] for m in rows] == ["fail", "fail"]
