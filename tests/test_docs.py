@@ -7,14 +7,10 @@ import pandas as pd
 import yaml
 from conftest import REPO
 
-from l2relu import verdict
+from l2relu import readme, verdict
+from l2relu.registry import load_registry, registry_files
 
 README = (REPO / "README.md").read_text()
-
-
-def verdict_rows(ledger: pd.DataFrame) -> list[str]:
-    """The README's verdict table as the ledger's headline writes it, header included."""
-    return verdict.md_table(verdict.VERDICT_HEADER, verdict.verdict_counts(ledger))
 
 
 def test_the_readme_is_one_screen():
@@ -24,23 +20,39 @@ def test_the_readme_is_one_screen():
 def default_targets_rows() -> pd.DataFrame:
     """The default reference's rows of the default build's targets (the reference also holds
     the opt-in studies' rows, which the README reports apart)."""
-    ledger = pd.read_csv(REPO / "reference/default/claims.csv")
     targets = yaml.safe_load((REPO / "config/config.yaml").read_text())["targets"]
-    return ledger[ledger.target.isin(targets)]
+    return readme.default_targets_rows(pd.read_csv(REPO / "reference/default/claims.csv"), targets)
 
 
-def test_the_verdict_table_is_the_default_reference_ledgers():
+def _registry():
+    return load_registry(registry_files(REPO / "workflow/claims"))
+
+
+def test_the_readmes_verdict_is_the_default_reference_ledgers():
+    written, generated = readme.current(REPO)
+    assert written == generated, "python -m l2relu.readme rewrites it from the reference ledger"
+    assert (
+        verdict.md_table(verdict.VERDICT_HEADER, verdict.verdict_counts(default_targets_rows()))[2]
+        in README
+    )
+
+
+def test_the_readmes_verdict_sees_a_changed_status_and_lists_a_claim_that_fails():
     ledger = default_targets_rows()
-    table = README.split("## The verdict at a glance")[1].split("\n\n")[2].splitlines()
-    assert table == verdict_rows(ledger)
+    chosen = ledger.index[(ledger.kind == "empirical") & (ledger.status == "pass")][0]
+    claim_id = ledger.claim_id[chosen]
+    assert f"[`{claim_id}`]" not in README
+    ledger.loc[chosen, "status"] = "fail"
+    changed = readme.section(ledger, _registry())
+    assert changed not in README
+    assert f"[`{claim_id}`]" in changed and "failed in 1 case" in changed
 
 
-def test_the_verdict_table_sees_a_changed_status():
-    ledger = default_targets_rows()
-    first_pass = ledger.index[(ledger.kind == "empirical") & (ledger.status == "pass")][0]
-    ledger.loc[first_pass, "status"] = "fail"
-    table = README.split("## The verdict at a glance")[1].split("\n\n")[2].splitlines()
-    assert table != verdict_rows(ledger)
+def test_the_readmes_verdict_leaves_out_checks_and_passing_claims():
+    lines = readme.not_replicated(default_targets_rows(), _registry())
+    listed = {line.split("`")[1] for line in lines}
+    rows = verdict.primary(default_targets_rows())
+    assert listed == set(rows.claim_id[(rows.status != "pass") & (rows.kind != "check")])
 
 
 def test_every_link_of_the_readme_and_docs_leads_to_a_file():
