@@ -32,7 +32,7 @@ def registered_targets() -> list[str]:
     """The target ids, as the papers' rules files register them (register_target)."""
     return [
         target
-        for path in sorted((REPO / "workflow/rules").glob("*.smk"))
+        for path in sorted((REPO / "workflow/rules").rglob("*.smk"))
         for target in re.findall(r'register_target\(\s*"(\w+)"', path.read_text())
     ]
 

@@ -84,10 +84,10 @@ def _rules_rerun_after_editing(tree: Path, edited: str) -> set[str]:
 def _importers(tree: Path, module: str, dag_rules: set[str]) -> set[str]:
     """The rules of the smoke DAG whose script imports `module`, by the plain text reading."""
     scripts = {
-        rule: re.search(r'"\.\./scripts/(\w+)\.py"', body).group(1)
-        for path in (tree / "workflow/rules").glob("*.smk")
+        rule: re.search(r'"(?:\.\./)+scripts/(\w+)\.py"', body).group(1)
+        for path in (tree / "workflow/rules").rglob("*.smk")
         for rule, body in re.findall(r"(?ms)^rule (\w+):\n(.*?)(?=^rule |\Z)", path.read_text())
-        if "../scripts/" in body
+        if "/scripts/" in body
     }
     return {
         rule

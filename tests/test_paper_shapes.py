@@ -92,7 +92,7 @@ def test_every_training_rule_is_measured_at_paper_shape(paper_shapes_tree):
     )
     measured = {line.split()[0] for line in proc.stdout.splitlines()[1:]}
     rules = set()
-    for path in (REPO / "workflow/rules").glob("*.smk"):
+    for path in (REPO / "workflow/rules").rglob("*.smk"):
         rules |= {
             line.split()[1].rstrip(":")
             for line in path.read_text().splitlines()

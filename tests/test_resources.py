@@ -7,7 +7,7 @@ from conftest import REPO
 
 
 def _training_rules():
-    for path in sorted((REPO / "workflow/rules").glob("*.smk")):
+    for path in sorted((REPO / "workflow/rules").rglob("*.smk")):
         text = path.read_text()
         for m in re.finditer(r"^rule (train_\w+):\n(.*?)(?=^rule |\Z)", text, re.S | re.M):
             yield m.group(1), m.group(2)

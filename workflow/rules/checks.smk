@@ -1,0 +1,108 @@
+# The config and the command line checked before any job starts: one line naming the key or
+# option and the problem, and nothing written.
+
+
+def _check_config():
+    """Fail before any job runs, with one line naming the key and the problem."""
+    schema_path = workflow.source_path("../schemas/config.schema.yaml")
+    with open(schema_path) as f:
+        schema = yaml.safe_load(f)
+    problem = explain(config, schema)
+    if problem is None:
+        deep = config["timor2022"]["theory"]
+        if deep["deep"]["width"] < deep["teacher"]["width"]:
+            problem = (
+                "config key timor2022.theory.deep.width: must be >= timor2022.theory.teacher."
+                "width (Theorems 4-5 need m' >= m)"
+            )
+    if problem is None:
+        problem = mnist_problem(config)
+    if problem is None:
+        problem = chen2024_problem(config["chen2024"])
+    if problem is None:
+        problem = jacot2022_problem(config["jacot2022"])
+    if problem is None:
+        problem = jacot2023_problem(config["jacot2023"])
+    if problem is None:
+        problem = unwritable(["results", "figures", "logs"])
+    if problem is not None:
+        raise WorkflowError(problem)
+    validate(config, schema_path)
+
+
+_check_config()
+
+
+def _scale_of_config_files():
+    """The scale the loaded config files build: the last of them that sets `scale`."""
+    scale = None
+    for path in [WORKFLOW_DIR / "config/config.yaml", *workflow.config_settings.configfiles]:
+        with open(path) as f:
+            scale = (yaml.safe_load(f) or {}).get("scale", scale)
+    return scale
+
+
+def _how_to_build(scale):
+    """What to type instead of --config scale=<scale>."""
+    if scale == "default":
+        return "leave out the overlays (config/config.yaml is the default scale)"
+    overlay = WORKFLOW_DIR / "config" / f"{scale}.yaml"
+    if overlay.exists():
+        # the overlay's header shows how it is loaded (after which other overlays)
+        loads = re.search(r"--configfile [^\n]+", overlay.read_text())
+        return "load " + (loads[0].strip() if loads else f"--configfile config/{scale}.yaml")
+    return "the scales are " + ", ".join(_scales())
+
+
+def _scales():
+    """Every scale: the default and each overlay of config/ (config.yaml is the default's)."""
+    overlays = sorted(p.stem for p in (WORKFLOW_DIR / "config").glob("*.yaml"))
+    return ["default", *(s for s in overlays if s != "config")]
+
+
+def _check_command_line():
+    """`scale` is what the config files build, never a label set on the command line (a build
+    labelled paper would be compared against the paper reference); zero cores or jobs would
+    wait forever for a job that cannot start. One line each, before any job."""
+    given, built = workflow.config_settings.config.get("scale"), _scale_of_config_files()
+    if given is not None and given != built:
+        raise WorkflowError(
+            f"config key scale: {given!r} set with --config, but the loaded config files build "
+            f"the {built!r} scale; a scale is chosen by its config file, not by --config: "
+            + _how_to_build(given)
+        )
+    # Snakemake reads a local run's --jobs as --cores, so the two are named together
+    settings = workflow.resource_settings
+    if 0 in (settings.cores, settings.nodes):
+        raise WorkflowError("--cores 0 (or --jobs 0): no job could ever start; give 1 or more")
+
+
+_check_command_line()
+
+
+def existing_reference(path):
+    """`path` (a reference ledger) when it exists; else the one-line error that says which
+    scales have one."""
+    if not Path(path).exists():
+        # other references (a GPU build of the paper scale, say) are not scales
+        scales = [s for s in _scales() if (WORKFLOW_DIR / "reference" / s / "claims.csv").exists()]
+        raise WorkflowError(
+            f"compare_reference: scale {config['scale']!r} has no reference ledger ({path}); "
+            f"the scales with one are {', '.join(scales)}"
+        )
+    return path
+
+
+def _check_executor():
+    """A SLURM run on a machine without SLURM stops before its first job, with one line."""
+    plugin = workflow.executor_plugin
+    if plugin is not None and plugin.cli_prefix == "slurm" and shutil.which("sbatch") is None:
+        raise WorkflowError(
+            "the slurm executor (profiles/slurm) needs SLURM's sbatch, and none is on PATH: "
+            "run on a machine of the cluster (a login node), or use profiles/local"
+        )
+
+
+# The executor is known only once the workflow starts, after parsing.
+onstart:
+    _check_executor()

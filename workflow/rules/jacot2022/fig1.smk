@@ -1,0 +1,163 @@
+# ------------------------------------------------------------------------------ Fig. 1
+
+J22_FIG1 = config["jacot2022"]["fig1"]
+# the entries whose readings set the angle that puts a neuron on a ray (the figures draw the
+# primary's)
+J22_RAYS = "jacot2022.fig1.neurons_along_rays"
+J22_STUDY_RAYS = "jacot2022.fig1study.z1_rays"
+J22_FIG1_DATA = MNIST_DATA.format(**MNIST_SUBSETS["jacot2022.fig1"])
+# One run per seed; the figure draws the first seed's, the ledger measures every seed.
+J22_FIG1_RUN = "jacot2022/fig1/w{width}_d3_lam{lam}_s{{seed}}".format(
+    width=J22_FIG1["width"], lam=fmt_lam(J22_FIG1["lam"])
+)
+J22_FIG1_SEEDS = seeds_from(J22_FIG1["seed"])
+J22_FIG1_TRAINING = {k: J22_FIG1[k] for k in ("digits", "width", "lam", "lr", "steps", "log_every")}
+J22_FIG1_TABLES = {
+    k: f"results/{J22_FIG1_RUN}/{k}.csv" for k in ("points", "neurons", "rays", "layers")
+}
+
+
+rule train_jacot2022_fig1:
+    input:
+        data=J22_FIG1_DATA,
+        code=script_code("train_jacot2022_fig1"),
+    output:
+        checkpoint=f"results/{J22_FIG1_RUN}/model.pt",
+    log:
+        job_log(f"{J22_FIG1_RUN}/train"),
+    benchmark:
+        job_benchmark("train_jacot2022_fig1", f"{J22_FIG1_RUN}/train")
+    wildcard_constraints:
+        seed="|".join(map(str, J22_FIG1_SEEDS)),
+    conda:
+        ENV
+    # one thread: runs beside the one-thread sweeps instead of waiting for two free cores
+    threads: 1
+    resources:
+        **training_resources("train_jacot2022_fig1"),
+    params:
+        resume=resume_dir,
+        config=lambda wc: J22_FIG1_TRAINING | {"seed": int(wc.seed)},
+        device=config["device"],
+    script:
+        "../../scripts/train_jacot2022_fig1.py"
+
+
+# The same network carried on to a stationary point of its objective (l2relu.polish): the
+# statement about minimizers reads it, the paper's observations the schedule's network.
+J22_FIG1_POLISHED = "{run}/polish{iterations}".format(
+    run=J22_FIG1_RUN, iterations=J22_FIG1["polish_iterations"]
+)
+
+
+rule polish_jacot2022_fig1:
+    input:
+        data=J22_FIG1_DATA,
+        checkpoint=rules.train_jacot2022_fig1.output.checkpoint,
+        code=script_code("polish_jacot2022_fig1"),
+    output:
+        checkpoint=f"results/{J22_FIG1_POLISHED}/model.pt",
+        certificate=f"results/{J22_FIG1_POLISHED}/certificate.csv",
+    log:
+        job_log(f"{J22_FIG1_POLISHED}/polish"),
+    benchmark:
+        job_benchmark("polish_jacot2022_fig1", f"{J22_FIG1_POLISHED}/polish")
+    wildcard_constraints:
+        seed="|".join(map(str, J22_FIG1_SEEDS)),
+    conda:
+        ENV
+    threads: 1
+    resources:
+        gpu=config["resources"]["train_gpus"],
+    params:
+        resume=resume_dir,
+        iterations=J22_FIG1["polish_iterations"],
+        device=config["device"],
+    script:
+        "../../scripts/polish_jacot2022_fig1.py"
+
+
+J22_FIG1_FORCES = dict(
+    input=dict(data=J22_FIG1_DATA, code=script_code("compute_jacot2022_fig1_forces")),
+    params=dict(
+        forces={
+            "eps": J22_FIG1["eps"],
+            "ray_angle_deg": reading_parameter(J22_RAYS, "angle_deg"),
+        },
+        ray_readings=readings_parameters(J22_RAYS),
+    ),
+)
+
+
+rule compute_jacot2022_fig1_forces:
+    input:
+        **J22_FIG1_FORCES["input"],
+        checkpoint=rules.train_jacot2022_fig1.output.checkpoint,
+    output:
+        **J22_FIG1_TABLES,
+        run=f"results/{J22_FIG1_RUN}/run.csv",
+    log:
+        f"logs/{J22_FIG1_RUN}/forces.log",
+    wildcard_constraints:
+        seed="|".join(map(str, J22_FIG1_SEEDS)),
+    conda:
+        ENV
+    params:
+        **J22_FIG1_FORCES["params"],
+    script:
+        "../../scripts/compute_jacot2022_fig1_forces.py"
+
+
+rule compute_jacot2022_fig1_polished_forces:
+    input:
+        **J22_FIG1_FORCES["input"],
+        checkpoint=rules.polish_jacot2022_fig1.output.checkpoint,
+    output:
+        **{k: f"results/{J22_FIG1_POLISHED}/{k}.csv" for k in J22_FIG1_TABLES},
+        run=f"results/{J22_FIG1_POLISHED}/run.csv",
+    log:
+        f"logs/{J22_FIG1_POLISHED}/forces.log",
+    wildcard_constraints:
+        seed="|".join(map(str, J22_FIG1_SEEDS)),
+    conda:
+        ENV
+    params:
+        **J22_FIG1_FORCES["params"],
+    script:
+        "../../scripts/compute_jacot2022_fig1_forces.py"
+
+
+rule aggregate_jacot2022_fig1:
+    input:
+        layers=expand(rules.compute_jacot2022_fig1_forces.output.layers, seed=J22_FIG1_SEEDS),
+        runs=expand(rules.compute_jacot2022_fig1_forces.output.run, seed=J22_FIG1_SEEDS),
+        polished_layers=expand(
+            rules.compute_jacot2022_fig1_polished_forces.output.layers, seed=J22_FIG1_SEEDS
+        ),
+        polished_runs=expand(
+            rules.compute_jacot2022_fig1_polished_forces.output.run, seed=J22_FIG1_SEEDS
+        ),
+        certificates=expand(rules.polish_jacot2022_fig1.output.certificate, seed=J22_FIG1_SEEDS),
+        registry=claims_registry("jacot2022_fig1"),
+        code=script_code("aggregate_jacot2022_fig1"),
+    output:
+        claims=claims_rows("jacot2022_fig1"),
+    log:
+        "logs/jacot2022/fig1/aggregate.log",
+    localrule: True
+    conda:
+        ENV
+    params:
+        n_rays=len(J22_FIG1["digits"]),  # one ray per class, as Fig. 1
+        ray_readings=readings_parameters(J22_RAYS),
+    script:
+        "../../scripts/aggregate_jacot2022_fig1.py"
+
+
+register_target(
+    "jacot2022_fig1",
+    "jacot2022 Fig. 1: attraction and repulsion of the hidden representations, depth 3, MNIST 7-8-9",
+    tables={
+        k: v.format(seed=J22_FIG1_SEEDS[0]) for k, v in J22_FIG1_TABLES.items() if k != "layers"
+    },
+)
