@@ -37,6 +37,26 @@ def registered_targets() -> list[str]:
     ]
 
 
+def rule_scripts(tree: Path = REPO) -> dict[str, str]:
+    """Each rule's script (workflow/scripts/<script>.py), as the rules files write it: a rule
+    block's `script:`, or a training_rule call's script_name."""
+    scripts = {}
+    for path in sorted((tree / "workflow/rules").rglob("*.smk")):
+        text = path.read_text()
+        for rule, body in re.findall(r"(?ms)^rule (\w+):\n(.*?)(?=^\S|\Z)", text):
+            script = re.search(r'"(?:\.\./)+scripts/(\w+)\.py"', body)
+            if script:
+                scripts[rule] = script.group(1)
+        calls = r'(?m)^training_rule\(\n    "(\w+)",\n    script_name="(\w+)",'
+        scripts |= dict(re.findall(calls, text))
+    return scripts
+
+
+def training_rules(tree: Path = REPO) -> list[str]:
+    """The training rules (train_*) the rules files write through training_rule."""
+    return sorted(rule for rule in rule_scripts(tree) if rule.startswith("train_"))
+
+
 def copy_workflow(dest: Path) -> Path:
     for part in WORKFLOW_PARTS:
         src = REPO / part

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO, snakemake
+from conftest import REPO, rule_scripts, snakemake
 
 from l2relu.codedeps import imported_files
 
@@ -83,15 +83,9 @@ def _rules_rerun_after_editing(tree: Path, edited: str) -> set[str]:
 
 def _importers(tree: Path, module: str, dag_rules: set[str]) -> set[str]:
     """The rules of the smoke DAG whose script imports `module`, by the plain text reading."""
-    scripts = {
-        rule: re.search(r'"(?:\.\./)+scripts/(\w+)\.py"', body).group(1)
-        for path in (tree / "workflow/rules").rglob("*.smk")
-        for rule, body in re.findall(r"(?ms)^rule (\w+):\n(.*?)(?=^rule |\Z)", path.read_text())
-        if "/scripts/" in body
-    }
     return {
         rule
-        for rule, script in scripts.items()
+        for rule, script in rule_scripts(tree).items()
         if rule in dag_rules
         and str(REPO / module) in _regex_closure(REPO / f"workflow/scripts/{script}.py")
     }

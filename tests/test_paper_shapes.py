@@ -8,7 +8,7 @@ import sys
 import pandas as pd
 import pytest
 import yaml
-from conftest import REPO, copy_workflow, registered_targets, snakemake
+from conftest import REPO, copy_workflow, registered_targets, snakemake, training_rules
 
 from l2relu.configcheck import overlay
 
@@ -91,13 +91,7 @@ def test_every_training_rule_is_measured_at_paper_shape(paper_shapes_tree):
         check=True,
     )
     measured = {line.split()[0] for line in proc.stdout.splitlines()[1:]}
-    rules = set()
-    for path in (REPO / "workflow/rules").rglob("*.smk"):
-        rules |= {
-            line.split()[1].rstrip(":")
-            for line in path.read_text().splitlines()
-            if line.startswith("rule train_")
-        }
+    rules = set(training_rules())
     assert measured == {
         rule for rule in rules if not rule.endswith("_study") and "_study_" not in rule
     }

@@ -3,26 +3,19 @@
 import re
 
 import yaml
-from conftest import REPO
+from conftest import REPO, training_rules
 
 
-def _training_rules():
-    for path in sorted((REPO / "workflow/rules").rglob("*.smk")):
-        text = path.read_text()
-        for m in re.finditer(r"^rule (train_\w+):\n(.*?)(?=^rule |\Z)", text, re.S | re.M):
-            yield m.group(1), m.group(2)
-
-
-def test_every_training_rule_names_itself_for_its_benchmark_and_resources():
+def test_every_training_and_polishing_rule_is_written_by_training_rule():
+    """training_rule (common.smk) names a rule's benchmark and resources by the rule, so that
+    none can borrow another's; each training rule has its steps under every scale's config."""
     from l2relu.configcheck import overlay
     from l2relu.resources import steps_per_job
 
-    rules = dict(_training_rules())
+    for path in (REPO / "workflow/rules").rglob("*.smk"):
+        assert not re.search(r"(?m)^rule (train|polish)_", path.read_text()), path
+    rules = training_rules()
     assert len(rules) >= 15
-    for name, body in rules.items():
-        assert re.findall(r'job_benchmark\(\s*"(\w+)"', body) == [name], name
-        assert re.findall(r'training_resources\(\s*"(\w+)"', body) == [name], name
-    # and each has its steps under every scale's config
     config = yaml.safe_load((REPO / "config/config.yaml").read_text())
     for scale in ("smoke", "paper", "paper_shapes"):
         merged = overlay(config, yaml.safe_load((REPO / f"config/{scale}.yaml").read_text()))
@@ -46,7 +39,7 @@ def test_the_steps_a_job_asks_for_are_the_steps_its_training_runs():
 
 def test_the_measured_table_covers_every_training_rule_and_only_them():
     table = yaml.safe_load((REPO / "workflow/resources.yaml").read_text())
-    assert set(table["rules"]) == {name for name, _ in _training_rules()}
+    assert set(table["rules"]) == set(training_rules())
     for name, m in table["rules"].items():
         assert m["peak_mb"] > 0 and m["startup_s"] > 0 and m["step_s"] > 0, name
 

@@ -95,31 +95,22 @@ rule construct_chen2024_networks:
         "../scripts/construct_chen2024_networks.py"
 
 
-rule train_chen2024_gd:
-    input:
-        code=script_code("train_chen2024_gd"),
-    output:
-        runs=f"{CHEN_THEORY_RUN}/gd.csv",
-    log:
-        job_log(CHEN_GD_RUN),
-    benchmark:
-        job_benchmark("train_chen2024_gd", CHEN_GD_RUN)
-    conda:
-        ENV
-    # one thread: runs beside the one-thread sweeps instead of waiting for two free cores
-    threads: 1
-    resources:
-        **training_resources("train_chen2024_gd"),
-    params:
-        resume=resume_dir,
+# one thread: runs beside the one-thread sweeps instead of waiting for two free cores
+training_rule(
+    "train_chen2024_gd",
+    script_name="train_chen2024_gd",
+    job=CHEN_GD_RUN,
+    outputs={
+        "runs": f"{CHEN_THEORY_RUN}/gd.csv",
+    },
+    parameters={
         # the constructions' family and Prop. 3.2's networks are not the training's: changing
         # them reruns no training
-        config={
+        "config": {
             k: v for k, v in CHEN_THEORY.items() if k not in ("family_members", "prop32_networks")
         },
-        device=config["device"],
-    script:
-        "../scripts/train_chen2024_gd.py"
+    },
+)
 
 
 # ------------------------------------------------------------------------------ targets

@@ -97,6 +97,60 @@ def resume_dir(wildcards, output):
     return str(first.with_name(f".{first.name}.resume"))
 
 
+# Every training and polishing rule, written once: its log at logs/<job>.log, its benchmark
+# under logs/benchmarks/<name>/ (benchmarks/measure_resources.py finds the log from it), the
+# jobs' environment, one thread unless asked, and the resume directory and device a PyTorch job
+# reads. `measured`: mem_mb and runtime from workflow/resources.yaml (a rule that is not is
+# seconds of work); `gpu`: asks for the configured GPUs; `device`, `resume`: passed as params;
+# `first`: started before the others (the build's longest jobs). The arguments' names are not
+# Snakemake's keywords, which its formatter would read as directives.
+def training_rule(
+    name,
+    script_name,
+    job,
+    *,
+    outputs,
+    inputs={},
+    parameters={},
+    constraints={},
+    first=False,
+    n_threads=1,
+    measured=True,
+    gpu=True,
+    device=True,
+    resume=True,
+):
+    gpus = {"gpu": config["resources"]["train_gpus"]} if gpu else {}
+    asked = training_resources(name, torch=gpu) if measured else gpus
+
+    rule:
+        name:
+            name
+        input:
+            **inputs,
+            code=script_code(script_name),
+        output:
+            **outputs,
+        log:
+            job_log(job),
+        benchmark:
+            job_benchmark(name, job)
+        wildcard_constraints:
+            **constraints,
+        priority: 1 if first else 0
+        conda:
+            ENV
+        threads: n_threads
+        resources:
+            **asked,
+        params:
+            **({"resume": resume_dir} if resume else {}),
+            **parameters,
+            **({"device": config["device"]} if device else {}),
+        script:
+            str(WORKFLOW_DIR / "workflow" / "scripts" / f"{script_name}.py")
+
+
 include: "registry.smk"
 
 

@@ -25,57 +25,48 @@ TIMOR_FIG1_RUNS = expand(
 # ---------------------------------------------------------------------------------- training
 
 
-rule train_timor2022_fig1:
-    input:
-        code=script_code("train_timor2022_fig1"),
-    output:
-        runs=f"results/{TIMOR_FIG1_RUN}/runs.csv",
-        checkpoint=f"results/{TIMOR_FIG1_RUN}/checkpoint.pt",
-    log:
-        job_log(TIMOR_FIG1_RUN),
-    benchmark:
-        job_benchmark("train_timor2022_fig1", TIMOR_FIG1_RUN)
-    wildcard_constraints:
-        variant="|".join(TIMOR_FIG1_VARIANTS),
-        seeds=TIMOR_FIG1_SEEDS,
-    conda:
-        ENV
-    threads: 4
-    resources:
-        **training_resources("train_timor2022_fig1", torch=False),
-    params:
-        config=lambda wc: {k: v for k, v in TIMOR_FIG1.items() if k != "log_every"}
+training_rule(
+    "train_timor2022_fig1",
+    script_name="train_timor2022_fig1",
+    job=TIMOR_FIG1_RUN,
+    outputs={
+        "runs": f"results/{TIMOR_FIG1_RUN}/runs.csv",
+        "checkpoint": f"results/{TIMOR_FIG1_RUN}/checkpoint.pt",
+    },
+    constraints={
+        "variant": "|".join(TIMOR_FIG1_VARIANTS),
+        "seeds": TIMOR_FIG1_SEEDS,
+    },
+    parameters={
+        "config": lambda wc: {k: v for k, v in TIMOR_FIG1.items() if k != "log_every"}
         | {"variant": wc.variant, "n_runs": TIMOR_FIG1_RUNS_IN_ALL},
-        log_every=TIMOR_FIG1["log_every"],
-    script:
-        "../scripts/train_timor2022_fig1.py"
+        "log_every": TIMOR_FIG1["log_every"],
+    },
+    n_threads=4,
+    gpu=False,
+    device=False,
+    resume=False,
+)
 
 
-rule train_timor2022_deep:
-    input:
-        code=script_code("train_timor2022_deep"),
-    output:
-        metrics=f"results/{TIMOR_DEEP_RUN}/metrics.csv",
-        checkpoint=f"results/{TIMOR_DEEP_RUN}/checkpoint.pt",
-    log:
-        job_log(TIMOR_DEEP_RUN),
-    benchmark:
-        job_benchmark("train_timor2022_deep", TIMOR_DEEP_RUN)
-    wildcard_constraints:
-        theorem="4|5",
-        width=str(TIMOR_DEEP["width"]),
-        depth="|".join(str(d) for d in TIMOR_DEEP["depths"]),
-        lam="|".join(re.escape(fmt_lam(v)) for v in TIMOR_DEEP_LAM.values()),
-        seeds=TIMOR_DEEP_SEEDS,
-    conda:
-        ENV
-    threads: 1
-    resources:
-        **training_resources("train_timor2022_deep"),
-    params:
-        resume=resume_dir,
-        teacher=lambda wc: TIMOR["theory"]["teacher"] | {"theorem": int(wc.theorem)},
-        deep=lambda wc: {
+training_rule(
+    "train_timor2022_deep",
+    script_name="train_timor2022_deep",
+    job=TIMOR_DEEP_RUN,
+    outputs={
+        "metrics": f"results/{TIMOR_DEEP_RUN}/metrics.csv",
+        "checkpoint": f"results/{TIMOR_DEEP_RUN}/checkpoint.pt",
+    },
+    constraints={
+        "theorem": "4|5",
+        "width": str(TIMOR_DEEP["width"]),
+        "depth": "|".join(str(d) for d in TIMOR_DEEP["depths"]),
+        "lam": "|".join(re.escape(fmt_lam(v)) for v in TIMOR_DEEP_LAM.values()),
+        "seeds": TIMOR_DEEP_SEEDS,
+    },
+    parameters={
+        "teacher": lambda wc: TIMOR["theory"]["teacher"] | {"theorem": int(wc.theorem)},
+        "deep": lambda wc: {
             k: v
             for k, v in TIMOR_DEEP.items()
             if k not in ("depths", "lam_theorem4", "lam_theorem5", "restarts", "polish_iterations")
@@ -85,9 +76,8 @@ rule train_timor2022_deep:
             "lam": TIMOR_DEEP_LAM[int(wc.theorem)],
             "n_seeds": TIMOR_DEEP_NETWORKS,
         },
-        device=config["device"],
-    script:
-        "../scripts/train_timor2022_deep.py"
+    },
+)
 
 
 # The same networks carried on to a stationary point of their objective (l2relu.polish):
@@ -95,30 +85,24 @@ rule train_timor2022_deep:
 TIMOR_DEEP_POLISHED = f"{TIMOR_DEEP_RUN}/polish{TIMOR_DEEP['polish_iterations']}"
 
 
-rule polish_timor2022_deep:
-    input:
-        checkpoint=rules.train_timor2022_deep.output.checkpoint,
-        metrics=rules.train_timor2022_deep.output.metrics,
-        code=script_code("polish_timor2022_deep"),
-    output:
-        checkpoint=f"results/{TIMOR_DEEP_POLISHED}/checkpoint.pt",
-        metrics=f"results/{TIMOR_DEEP_POLISHED}/metrics.csv",
-        certificate=f"results/{TIMOR_DEEP_POLISHED}/certificate.csv",
-    log:
-        job_log(f"{TIMOR_DEEP_POLISHED}/polish"),
-    benchmark:
-        job_benchmark("polish_timor2022_deep", f"{TIMOR_DEEP_POLISHED}/polish")
-    conda:
-        ENV
-    threads: 1
-    resources:
-        gpu=config["resources"]["train_gpus"],
-    params:
-        resume=resume_dir,
-        iterations=TIMOR_DEEP["polish_iterations"],
-        device=config["device"],
-    script:
-        "../scripts/polish_timor2022_deep.py"
+training_rule(
+    "polish_timor2022_deep",
+    script_name="polish_timor2022_deep",
+    job=f"{TIMOR_DEEP_POLISHED}/polish",
+    inputs={
+        "checkpoint": rules.train_timor2022_deep.output.checkpoint,
+        "metrics": rules.train_timor2022_deep.output.metrics,
+    },
+    outputs={
+        "checkpoint": f"results/{TIMOR_DEEP_POLISHED}/checkpoint.pt",
+        "metrics": f"results/{TIMOR_DEEP_POLISHED}/metrics.csv",
+        "certificate": f"results/{TIMOR_DEEP_POLISHED}/certificate.csv",
+    },
+    parameters={
+        "iterations": TIMOR_DEEP["polish_iterations"],
+    },
+    measured=False,
+)
 
 
 # ---------------------------------------------------------------- computed, not trained

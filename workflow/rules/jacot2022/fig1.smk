@@ -17,30 +17,24 @@ J22_FIG1_TABLES = {
 }
 
 
-rule train_jacot2022_fig1:
-    input:
-        data=J22_FIG1_DATA,
-        code=script_code("train_jacot2022_fig1"),
-    output:
-        checkpoint=f"results/{J22_FIG1_RUN}/model.pt",
-    log:
-        job_log(f"{J22_FIG1_RUN}/train"),
-    benchmark:
-        job_benchmark("train_jacot2022_fig1", f"{J22_FIG1_RUN}/train")
-    wildcard_constraints:
-        seed="|".join(map(str, J22_FIG1_SEEDS)),
-    conda:
-        ENV
-    # one thread: runs beside the one-thread sweeps instead of waiting for two free cores
-    threads: 1
-    resources:
-        **training_resources("train_jacot2022_fig1"),
-    params:
-        resume=resume_dir,
-        config=lambda wc: J22_FIG1_TRAINING | {"seed": int(wc.seed)},
-        device=config["device"],
-    script:
-        "../../scripts/train_jacot2022_fig1.py"
+# one thread: runs beside the one-thread sweeps instead of waiting for two free cores
+training_rule(
+    "train_jacot2022_fig1",
+    script_name="train_jacot2022_fig1",
+    job=f"{J22_FIG1_RUN}/train",
+    inputs={
+        "data": J22_FIG1_DATA,
+    },
+    outputs={
+        "checkpoint": f"results/{J22_FIG1_RUN}/model.pt",
+    },
+    constraints={
+        "seed": "|".join(map(str, J22_FIG1_SEEDS)),
+    },
+    parameters={
+        "config": lambda wc: J22_FIG1_TRAINING | {"seed": int(wc.seed)},
+    },
+)
 
 
 # The same network carried on to a stationary point of its objective (l2relu.polish): the
@@ -50,31 +44,26 @@ J22_FIG1_POLISHED = "{run}/polish{iterations}".format(
 )
 
 
-rule polish_jacot2022_fig1:
-    input:
-        data=J22_FIG1_DATA,
-        checkpoint=rules.train_jacot2022_fig1.output.checkpoint,
-        code=script_code("polish_jacot2022_fig1"),
-    output:
-        checkpoint=f"results/{J22_FIG1_POLISHED}/model.pt",
-        certificate=f"results/{J22_FIG1_POLISHED}/certificate.csv",
-    log:
-        job_log(f"{J22_FIG1_POLISHED}/polish"),
-    benchmark:
-        job_benchmark("polish_jacot2022_fig1", f"{J22_FIG1_POLISHED}/polish")
-    wildcard_constraints:
-        seed="|".join(map(str, J22_FIG1_SEEDS)),
-    conda:
-        ENV
-    threads: 1
-    resources:
-        gpu=config["resources"]["train_gpus"],
-    params:
-        resume=resume_dir,
-        iterations=J22_FIG1["polish_iterations"],
-        device=config["device"],
-    script:
-        "../../scripts/polish_jacot2022_fig1.py"
+training_rule(
+    "polish_jacot2022_fig1",
+    script_name="polish_jacot2022_fig1",
+    job=f"{J22_FIG1_POLISHED}/polish",
+    inputs={
+        "data": J22_FIG1_DATA,
+        "checkpoint": rules.train_jacot2022_fig1.output.checkpoint,
+    },
+    outputs={
+        "checkpoint": f"results/{J22_FIG1_POLISHED}/model.pt",
+        "certificate": f"results/{J22_FIG1_POLISHED}/certificate.csv",
+    },
+    constraints={
+        "seed": "|".join(map(str, J22_FIG1_SEEDS)),
+    },
+    parameters={
+        "iterations": J22_FIG1["polish_iterations"],
+    },
+    measured=False,
+)
 
 
 J22_FIG1_FORCES = dict(

@@ -26,39 +26,33 @@ J22_STUDY_SETTINGS = dict(
 )
 
 
-rule train_jacot2022_fig1_study:
-    input:
-        data=J22_FIG1_DATA,
-        code=script_code("train_jacot2022_fig1_study"),
-    output:
-        checkpoint=f"results/{J22_STUDY_RUN}/model.pt",
-        runs=f"results/{J22_STUDY_RUN}/runs.csv",
-    log:
-        job_log(f"{J22_STUDY_RUN}/train"),
-    benchmark:
-        job_benchmark("train_jacot2022_fig1_study", f"{J22_STUDY_RUN}/train")
-    wildcard_constraints:
-        inputs="|".join(J22_STUDY["inputs"]),
-        lam="|".join(map(re.escape, J22_STUDY_LAMS)),
-        lr="|".join(map(re.escape, {lr for lr, _ in J22_STUDY_SCHEDULES})),
-        steps="|".join({steps for _, steps in J22_STUDY_SCHEDULES}),
-    conda:
-        ENV
-    threads: 1
-    resources:
-        **training_resources("train_jacot2022_fig1_study"),
-    params:
-        resume=resume_dir,
-        config=lambda wc: J22_FIG1_TRAINING
+training_rule(
+    "train_jacot2022_fig1_study",
+    script_name="train_jacot2022_fig1_study",
+    job=f"{J22_STUDY_RUN}/train",
+    inputs={
+        "data": J22_FIG1_DATA,
+    },
+    outputs={
+        "checkpoint": f"results/{J22_STUDY_RUN}/model.pt",
+        "runs": f"results/{J22_STUDY_RUN}/runs.csv",
+    },
+    constraints={
+        "inputs": "|".join(J22_STUDY["inputs"]),
+        "lam": "|".join(map(re.escape, J22_STUDY_LAMS)),
+        "lr": "|".join(map(re.escape, {lr for lr, _ in J22_STUDY_SCHEDULES})),
+        "steps": "|".join({steps for _, steps in J22_STUDY_SCHEDULES}),
+    },
+    parameters={
+        "config": lambda wc: J22_FIG1_TRAINING
         | {
             "lam": J22_STUDY["lams"][J22_STUDY_LAMS.index(wc.lam)],
             "inputs": wc.inputs,
             "seeds": seed_list(J22_FIG1["seed"], J22_STUDY["n_seeds"]),
         }
         | J22_STUDY_SCHEDULES[(wc.lr, wc.steps)],
-        device=config["device"],
-    script:
-        "../../scripts/train_jacot2022_fig1_study.py"
+    },
+)
 
 
 # Every setting's networks carried on to a stationary point of their objective
@@ -67,36 +61,31 @@ rule train_jacot2022_fig1_study:
 J22_STUDY_POLISHED = f"{J22_STUDY_RUN}/polish{J22_STUDY['polish_iterations']}"
 
 
-rule polish_jacot2022_fig1_study:
-    input:
-        data=J22_FIG1_DATA,
-        checkpoint=rules.train_jacot2022_fig1_study.output.checkpoint,
-        runs=rules.train_jacot2022_fig1_study.output.runs,
-        code=script_code("polish_jacot2022_fig1_study"),
-    output:
-        checkpoint=f"results/{J22_STUDY_POLISHED}/model.pt",
-        runs=f"results/{J22_STUDY_POLISHED}/runs.csv",
-        certificate=f"results/{J22_STUDY_POLISHED}/certificate.csv",
-    log:
-        job_log(f"{J22_STUDY_POLISHED}/polish"),
-    benchmark:
-        job_benchmark("polish_jacot2022_fig1_study", f"{J22_STUDY_POLISHED}/polish")
-    wildcard_constraints:
-        inputs="|".join(J22_STUDY["inputs"]),
-        lam="|".join(map(re.escape, J22_STUDY_LAMS)),
-        lr="|".join(map(re.escape, {lr for lr, _ in J22_STUDY_SCHEDULES})),
-        steps="|".join({steps for _, steps in J22_STUDY_SCHEDULES}),
-    conda:
-        ENV
-    threads: 1
-    resources:
-        gpu=config["resources"]["train_gpus"],
-    params:
-        resume=resume_dir,
-        iterations=J22_STUDY["polish_iterations"],
-        device=config["device"],
-    script:
-        "../../scripts/polish_jacot2022_fig1_study.py"
+training_rule(
+    "polish_jacot2022_fig1_study",
+    script_name="polish_jacot2022_fig1_study",
+    job=f"{J22_STUDY_POLISHED}/polish",
+    inputs={
+        "data": J22_FIG1_DATA,
+        "checkpoint": rules.train_jacot2022_fig1_study.output.checkpoint,
+        "runs": rules.train_jacot2022_fig1_study.output.runs,
+    },
+    outputs={
+        "checkpoint": f"results/{J22_STUDY_POLISHED}/model.pt",
+        "runs": f"results/{J22_STUDY_POLISHED}/runs.csv",
+        "certificate": f"results/{J22_STUDY_POLISHED}/certificate.csv",
+    },
+    constraints={
+        "inputs": "|".join(J22_STUDY["inputs"]),
+        "lam": "|".join(map(re.escape, J22_STUDY_LAMS)),
+        "lr": "|".join(map(re.escape, {lr for lr, _ in J22_STUDY_SCHEDULES})),
+        "steps": "|".join({steps for _, steps in J22_STUDY_SCHEDULES}),
+    },
+    parameters={
+        "iterations": J22_STUDY["polish_iterations"],
+    },
+    measured=False,
+)
 
 
 rule aggregate_jacot2022_fig1_study:

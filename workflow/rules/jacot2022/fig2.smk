@@ -57,29 +57,24 @@ rule generate_jacot2022_teacher:
         "../../scripts/generate_jacot2022_teacher.py"
 
 
-rule train_jacot2022_fig2:
-    input:
-        data=lambda wc: J22_FIG2_DATA[wc.dataset],
-        code=script_code("train_jacot2022_fig2"),
-    output:
-        runs=f"results/{J22_FIG2_RUN}/runs.csv",
-        networks=f"results/{J22_FIG2_RUN}/model.pt",
-    log:
-        job_log(J22_FIG2_RUN),
-    benchmark:
-        job_benchmark("train_jacot2022_fig2", J22_FIG2_RUN)
-    wildcard_constraints:
+# One thread: a sweep has many such jobs, and two of them side by side on two cores
+# do more than one job on both (a second thread speeds one job up 1.05-1.8x).
+training_rule(
+    "train_jacot2022_fig2",
+    script_name="train_jacot2022_fig2",
+    job=J22_FIG2_RUN,
+    inputs={
+        "data": lambda wc: J22_FIG2_DATA[wc.dataset],
+    },
+    outputs={
+        "runs": f"results/{J22_FIG2_RUN}/runs.csv",
+        "networks": f"results/{J22_FIG2_RUN}/model.pt",
+    },
+    constraints={
         **J22_FIG2_WILDCARDS,
-    conda:
-        ENV
-    # One thread: a sweep has many such jobs, and two of them side by side on two cores
-    # do more than one job on both (a second thread speeds one job up 1.05-1.8x).
-    threads: 1
-    resources:
-        **training_resources("train_jacot2022_fig2"),
-    params:
-        resume=resume_dir,
-        config=lambda wc: {
+    },
+    parameters={
+        "config": lambda wc: {
             k: v
             for k, v in J22_FIG2_PANELS[wc.dataset].items()
             if k not in ("n_train", "n_test", "widths")
@@ -91,35 +86,34 @@ rule train_jacot2022_fig2:
             "dtype": J22_FIG2["dtype"],
             "trials": config["seeds"],
         },
-        device=config["device"],
-    script:
-        "../../scripts/train_jacot2022_fig2.py"
+    },
+)
 
 
-rule polish_jacot2022_fig2:
-    input:
-        data=lambda wc: J22_FIG2_DATA[wc.dataset],
-        runs=rules.train_jacot2022_fig2.output.runs,
-        networks=rules.train_jacot2022_fig2.output.networks,
-        code=script_code("polish_jacot2022_fig2"),
-    output:
-        runs=f"results/{J22_FIG2_POLISHED}/runs.csv",
-        networks=f"results/{J22_FIG2_POLISHED}/model.pt",
-        certificate=f"results/{J22_FIG2_POLISHED}/certificate.csv",
-    log:
-        job_log(f"{J22_FIG2_POLISHED}/polish"),
-    benchmark:
-        job_benchmark("polish_jacot2022_fig2", f"{J22_FIG2_POLISHED}/polish")
-    wildcard_constraints:
+training_rule(
+    "polish_jacot2022_fig2",
+    script_name="polish_jacot2022_fig2",
+    job=f"{J22_FIG2_POLISHED}/polish",
+    inputs={
+        "data": lambda wc: J22_FIG2_DATA[wc.dataset],
+        "runs": rules.train_jacot2022_fig2.output.runs,
+        "networks": rules.train_jacot2022_fig2.output.networks,
+    },
+    outputs={
+        "runs": f"results/{J22_FIG2_POLISHED}/runs.csv",
+        "networks": f"results/{J22_FIG2_POLISHED}/model.pt",
+        "certificate": f"results/{J22_FIG2_POLISHED}/certificate.csv",
+    },
+    constraints={
         **J22_FIG2_WILDCARDS,
-    conda:
-        ENV
-    threads: 1
-    params:
-        resume=resume_dir,
-        iterations=J22_FIG2["polish_iterations"],
-    script:
-        "../../scripts/polish_jacot2022_fig2.py"
+    },
+    parameters={
+        "iterations": J22_FIG2["polish_iterations"],
+    },
+    measured=False,
+    gpu=False,
+    device=False,
+)
 
 
 rule aggregate_jacot2022_fig2:

@@ -76,29 +76,23 @@ rule construct_jacot2022_propositions:
         "../../scripts/construct_jacot2022_propositions.py"
 
 
-rule train_jacot2022_plateau:
-    input:
-        code=script_code("train_jacot2022_plateau"),
-    output:
-        losses=per_seed_files(J22_PLATEAU_SEEDS, f"results/{J22_PLATEAU_RUN}/losses.csv"),
-        networks=per_seed_files(J22_PLATEAU_SEEDS, f"results/{J22_PLATEAU_RUN}/networks.npz"),
-    log:
-        job_log(J22_PLATEAU_JOB),
-    benchmark:
-        job_benchmark("train_jacot2022_plateau", J22_PLATEAU_JOB)
-    wildcard_constraints:
+training_rule(
+    "train_jacot2022_plateau",
+    script_name="train_jacot2022_plateau",
+    job=J22_PLATEAU_JOB,
+    outputs={
+        "losses": per_seed_files(J22_PLATEAU_SEEDS, f"results/{J22_PLATEAU_RUN}/losses.csv"),
+        "networks": per_seed_files(J22_PLATEAU_SEEDS, f"results/{J22_PLATEAU_RUN}/networks.npz"),
+    },
+    constraints={
         **J22_PLATEAU_WILDCARDS,
-    conda:
-        ENV
-    threads: 1
-    resources:
-        **training_resources("train_jacot2022_plateau"),
-    params:
-        resume=resume_dir,
-        config=J22_PLATEAU_CONFIG,
-        seeds=first_restarts(J22_PLATEAU_SEEDS),
-    script:
-        "../../scripts/train_jacot2022_plateau.py"
+    },
+    parameters={
+        "config": J22_PLATEAU_CONFIG,
+        "seeds": first_restarts(J22_PLATEAU_SEEDS),
+    },
+    device=False,
+)
 
 
 # Each plateau job's networks carried on to a stationary point of their objective: the onsets
@@ -107,33 +101,35 @@ J22_PLATEAU_POLISHED = f"{J22_PLATEAU_RUN}/polish{J22_THEORY['polish_iterations'
 J22_PLATEAU_POLISH_JOB = f"{J22_PLATEAU_JOB}/polish{J22_THEORY['polish_iterations']}"
 
 
-rule polish_jacot2022_plateau:
-    input:
-        losses=rules.train_jacot2022_plateau.output.losses,
-        networks=rules.train_jacot2022_plateau.output.networks,
-        code=script_code("polish_jacot2022_plateau"),
-    output:
-        losses=per_seed_files(J22_PLATEAU_SEEDS, f"results/{J22_PLATEAU_POLISHED}/losses.csv"),
-        networks=per_seed_files(J22_PLATEAU_SEEDS, f"results/{J22_PLATEAU_POLISHED}/networks.npz"),
-        certificate=per_seed_files(
+training_rule(
+    "polish_jacot2022_plateau",
+    script_name="polish_jacot2022_plateau",
+    job=J22_PLATEAU_POLISH_JOB,
+    inputs={
+        "losses": rules.train_jacot2022_plateau.output.losses,
+        "networks": rules.train_jacot2022_plateau.output.networks,
+    },
+    outputs={
+        "losses": per_seed_files(J22_PLATEAU_SEEDS, f"results/{J22_PLATEAU_POLISHED}/losses.csv"),
+        "networks": per_seed_files(
+            J22_PLATEAU_SEEDS, f"results/{J22_PLATEAU_POLISHED}/networks.npz"
+        ),
+        "certificate": per_seed_files(
             J22_PLATEAU_SEEDS, f"results/{J22_PLATEAU_POLISHED}/certificate.csv"
         ),
-    log:
-        job_log(J22_PLATEAU_POLISH_JOB),
-    benchmark:
-        job_benchmark("polish_jacot2022_plateau", J22_PLATEAU_POLISH_JOB)
-    wildcard_constraints:
+    },
+    constraints={
         **J22_PLATEAU_WILDCARDS,
-    conda:
-        ENV
-    threads: 1
-    params:
-        resume=resume_dir,
-        config=J22_PLATEAU_CONFIG,
-        seeds=first_restarts(J22_PLATEAU_SEEDS),
-        iterations=J22_THEORY["polish_iterations"],
-    script:
-        "../../scripts/polish_jacot2022_plateau.py"
+    },
+    parameters={
+        "config": J22_PLATEAU_CONFIG,
+        "seeds": first_restarts(J22_PLATEAU_SEEDS),
+        "iterations": J22_THEORY["polish_iterations"],
+    },
+    measured=False,
+    gpu=False,
+    device=False,
+)
 
 
 rule aggregate_jacot2022_theory:

@@ -14,34 +14,26 @@ J23_DEPTH_RUNS = [
 ]
 
 
-rule train_jacot2023_depth:
-    input:
-        code=script_code("train_jacot2023_regression"),
-    output:
-        checkpoint=f"results/{J23_DEPTH_RUN}/model.pt",
-        runs=f"results/{J23_DEPTH_RUN}/runs.csv",
-        trace=f"results/{J23_DEPTH_RUN}/trace.csv",
-    log:
-        job_log(f"{J23_DEPTH_RUN}/train"),
-    benchmark:
-        job_benchmark("train_jacot2023_depth", f"{J23_DEPTH_RUN}/train")
-    wildcard_constraints:
-        depth="|".join(map(str, J23_DEPTH["depths"])),
-        n_train="|".join(map(str, J23_DEPTH["n_train"])),
-    conda:
-        ENV
-    # One thread: a sweep has many such jobs, and two of them side by side on two cores
-    # do more than one job on both (a second thread speeds one job up 1.05-1.8x).
-    threads: 1
-    resources:
-        **training_resources("train_jacot2023_depth"),
-    params:
-        resume=resume_dir,
-        task=J23_TASK,
-        fit=lambda wc: fit_params(J23_DEPTH, int(wc.depth), int(wc.n_train), J23_DEPTH_SEEDS),
-        device=config["device"],
-    script:
-        "../../scripts/train_jacot2023_regression.py"
+# One thread: a sweep has many such jobs, and two of them side by side on two cores
+# do more than one job on both (a second thread speeds one job up 1.05-1.8x).
+training_rule(
+    "train_jacot2023_depth",
+    script_name="train_jacot2023_regression",
+    job=f"{J23_DEPTH_RUN}/train",
+    outputs={
+        "checkpoint": f"results/{J23_DEPTH_RUN}/model.pt",
+        "runs": f"results/{J23_DEPTH_RUN}/runs.csv",
+        "trace": f"results/{J23_DEPTH_RUN}/trace.csv",
+    },
+    constraints={
+        "depth": "|".join(map(str, J23_DEPTH["depths"])),
+        "n_train": "|".join(map(str, J23_DEPTH["n_train"])),
+    },
+    parameters={
+        "task": J23_TASK,
+        "fit": lambda wc: fit_params(J23_DEPTH, int(wc.depth), int(wc.n_train), J23_DEPTH_SEEDS),
+    },
+)
 
 
 # Each (depth, N) job's networks carried on to a stationary point of their objective, as Fig.
@@ -54,34 +46,29 @@ J23_DEPTH_POLISHES = [
 ]
 
 
-rule polish_jacot2023_depth:
-    input:
-        checkpoint=rules.train_jacot2023_depth.output.checkpoint,
-        runs=rules.train_jacot2023_depth.output.runs,
-        code=script_code("polish_jacot2023_regression"),
-    output:
-        checkpoint=f"results/{J23_DEPTH_POLISHED}/model.pt",
-        runs=f"results/{J23_DEPTH_POLISHED}/runs.csv",
-        certificate=f"results/{J23_DEPTH_POLISHED}/certificate.csv",
-    log:
-        job_log(f"{J23_DEPTH_POLISHED}/polish"),
-    benchmark:
-        job_benchmark("polish_jacot2023_depth", f"{J23_DEPTH_POLISHED}/polish")
-    wildcard_constraints:
-        depth="|".join(map(str, J23_DEPTH["depths"])),
-        n_train="|".join(map(str, J23_DEPTH["n_train"])),
-    conda:
-        ENV
-    threads: 1
-    resources:
-        gpu=config["resources"]["train_gpus"],
-    params:
-        resume=resume_dir,
-        seeds=J23_DEPTH_SEEDS,
-        iterations=J23_DEPTH["polish_iterations"],
-        device=config["device"],
-    script:
-        "../../scripts/polish_jacot2023_regression.py"
+training_rule(
+    "polish_jacot2023_depth",
+    script_name="polish_jacot2023_regression",
+    job=f"{J23_DEPTH_POLISHED}/polish",
+    inputs={
+        "checkpoint": rules.train_jacot2023_depth.output.checkpoint,
+        "runs": rules.train_jacot2023_depth.output.runs,
+    },
+    outputs={
+        "checkpoint": f"results/{J23_DEPTH_POLISHED}/model.pt",
+        "runs": f"results/{J23_DEPTH_POLISHED}/runs.csv",
+        "certificate": f"results/{J23_DEPTH_POLISHED}/certificate.csv",
+    },
+    constraints={
+        "depth": "|".join(map(str, J23_DEPTH["depths"])),
+        "n_train": "|".join(map(str, J23_DEPTH["n_train"])),
+    },
+    parameters={
+        "seeds": J23_DEPTH_SEEDS,
+        "iterations": J23_DEPTH["polish_iterations"],
+    },
+    measured=False,
+)
 
 
 rule aggregate_jacot2023_depth:

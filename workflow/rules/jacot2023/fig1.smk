@@ -10,33 +10,24 @@ J23_FIG1_RUN = "jacot2023/fig1/{task}/w{width}_d{depth}_n{n_train}_lam{lam}_s{se
 )
 
 
-rule train_jacot2023_fig1:
-    input:
-        code=script_code("train_jacot2023_regression"),
-    output:
-        checkpoint=f"results/{J23_FIG1_RUN}/model.pt",
-        runs=f"results/{J23_FIG1_RUN}/runs.csv",
-        trace=f"results/{J23_FIG1_RUN}/trace.csv",
-    log:
-        job_log(f"{J23_FIG1_RUN}/train"),
-    benchmark:
-        job_benchmark("train_jacot2023_fig1", f"{J23_FIG1_RUN}/train")
-    priority: 1
-    conda:
-        ENV
-    # One thread, so that it runs beside the one-thread sweeps instead of waiting for both
-    # cores to be free (which on two cores left it running alone at the end of the build);
-    # first, being the build's longest job.
-    threads: 1
-    resources:
-        **training_resources("train_jacot2023_fig1"),
-    params:
-        resume=resume_dir,
-        task=J23_TASK,
-        fit=fit_params(J23_FIG1, J23_FIG1["depth"], J23_FIG1["n_train"], J23_FIG1_SEEDS),
-        device=config["device"],
-    script:
-        "../../scripts/train_jacot2023_regression.py"
+# One thread, so that it runs beside the one-thread sweeps instead of waiting for both
+# cores to be free (which on two cores left it running alone at the end of the build);
+# first, being the build's longest job.
+training_rule(
+    "train_jacot2023_fig1",
+    script_name="train_jacot2023_regression",
+    job=f"{J23_FIG1_RUN}/train",
+    outputs={
+        "checkpoint": f"results/{J23_FIG1_RUN}/model.pt",
+        "runs": f"results/{J23_FIG1_RUN}/runs.csv",
+        "trace": f"results/{J23_FIG1_RUN}/trace.csv",
+    },
+    parameters={
+        "task": J23_TASK,
+        "fit": fit_params(J23_FIG1, J23_FIG1["depth"], J23_FIG1["n_train"], J23_FIG1_SEEDS),
+    },
+    first=True,
+)
 
 
 # The same networks carried on to a stationary point of their objective (l2relu.polish), one
@@ -46,34 +37,29 @@ J23_FIG1_POLISHED = "{run}/polish{iterations}/s{{seed}}".format(
 )
 
 
-rule polish_jacot2023_fig1:
-    input:
-        checkpoint=rules.train_jacot2023_fig1.output.checkpoint,
-        runs=rules.train_jacot2023_fig1.output.runs,
-        code=script_code("polish_jacot2023_regression"),
-    output:
-        checkpoint=f"results/{J23_FIG1_POLISHED}/model.pt",
-        runs=f"results/{J23_FIG1_POLISHED}/runs.csv",
-        certificate=f"results/{J23_FIG1_POLISHED}/certificate.csv",
-    log:
-        job_log(f"{J23_FIG1_POLISHED}/polish"),
-    benchmark:
-        job_benchmark("polish_jacot2023_fig1", f"{J23_FIG1_POLISHED}/polish")
-    wildcard_constraints:
-        seed="|".join(map(str, J23_FIG1_SEEDS)),
-    priority: 1
-    conda:
-        ENV
-    threads: 1
-    resources:
-        gpu=config["resources"]["train_gpus"],
-    params:
-        resume=resume_dir,
-        seeds=lambda wc: [int(wc.seed)],
-        iterations=J23_FIG1["polish_iterations"],
-        device=config["device"],
-    script:
-        "../../scripts/polish_jacot2023_regression.py"
+training_rule(
+    "polish_jacot2023_fig1",
+    script_name="polish_jacot2023_regression",
+    job=f"{J23_FIG1_POLISHED}/polish",
+    inputs={
+        "checkpoint": rules.train_jacot2023_fig1.output.checkpoint,
+        "runs": rules.train_jacot2023_fig1.output.runs,
+    },
+    outputs={
+        "checkpoint": f"results/{J23_FIG1_POLISHED}/model.pt",
+        "runs": f"results/{J23_FIG1_POLISHED}/runs.csv",
+        "certificate": f"results/{J23_FIG1_POLISHED}/certificate.csv",
+    },
+    constraints={
+        "seed": "|".join(map(str, J23_FIG1_SEEDS)),
+    },
+    parameters={
+        "seeds": lambda wc: [int(wc.seed)],
+        "iterations": J23_FIG1["polish_iterations"],
+    },
+    first=True,
+    measured=False,
+)
 
 
 rule analyze_jacot2023_fig1:

@@ -19,34 +19,26 @@ J23_FIG2_DEPTHS = (J23_FIG2["shallow_depth"], J23_FIG2["deep_depth"])
 J23_FIG2_ALL = J23_FIG2_SET.format(seed=seed_range(J23_FIG2["seed"], config["seeds"]))
 
 
-rule train_jacot2023_fig2:
-    input:
-        code=script_code("train_jacot2023_fig2"),
-    output:
-        regions=f"results/{J23_FIG2_RUN}/regions.csv",
-        summary=f"results/{J23_FIG2_RUN}/summary.csv",
-        checkpoint=f"results/{J23_FIG2_RUN}/model.pt",
-    log:
-        job_log(J23_FIG2_RUN),
-    benchmark:
-        job_benchmark("train_jacot2023_fig2", J23_FIG2_RUN)
-    wildcard_constraints:
-        depth="|".join(map(str, J23_FIG2_DEPTHS)),
-        seed="|".join(map(str, J23_FIG2_SEEDS)),
-    conda:
-        ENV
-    threads: 1
-    resources:
-        **training_resources("train_jacot2023_fig2"),
-    params:
-        resume=resume_dir,
-        data=lambda wc: J23_FIG2_DATA | {"seed": int(wc.seed)},
-        width=J23_FIG2["width"],
-        lams=J23_FIG2["lams"],
-        phases=J23_FIG2["phases"],
-        device=config["device"],
-    script:
-        "../../scripts/train_jacot2023_fig2.py"
+training_rule(
+    "train_jacot2023_fig2",
+    script_name="train_jacot2023_fig2",
+    job=J23_FIG2_RUN,
+    outputs={
+        "regions": f"results/{J23_FIG2_RUN}/regions.csv",
+        "summary": f"results/{J23_FIG2_RUN}/summary.csv",
+        "checkpoint": f"results/{J23_FIG2_RUN}/model.pt",
+    },
+    constraints={
+        "depth": "|".join(map(str, J23_FIG2_DEPTHS)),
+        "seed": "|".join(map(str, J23_FIG2_SEEDS)),
+    },
+    parameters={
+        "data": lambda wc: J23_FIG2_DATA | {"seed": int(wc.seed)},
+        "width": J23_FIG2["width"],
+        "lams": J23_FIG2["lams"],
+        "phases": J23_FIG2["phases"],
+    },
+)
 
 
 # The networks trained with L2 carried on to a stationary point of their objective
@@ -56,33 +48,28 @@ J23_FIG2_POLISHED = f"{J23_FIG2_RUN}/polish{J23_FIG2['polish_iterations']}"
 J23_FIG2_EVERY = {"depth": J23_FIG2_DEPTHS, "seed": J23_FIG2_SEEDS}
 
 
-rule polish_jacot2023_fig2:
-    input:
-        checkpoint=rules.train_jacot2023_fig2.output.checkpoint,
-        code=script_code("polish_jacot2023_fig2"),
-    output:
-        checkpoint=f"results/{J23_FIG2_POLISHED}/model.pt",
-        regions=f"results/{J23_FIG2_POLISHED}/regions.csv",
-        summary=f"results/{J23_FIG2_POLISHED}/summary.csv",
-        certificate=f"results/{J23_FIG2_POLISHED}/certificate.csv",
-    log:
-        job_log(f"{J23_FIG2_POLISHED}/polish"),
-    benchmark:
-        job_benchmark("polish_jacot2023_fig2", f"{J23_FIG2_POLISHED}/polish")
-    wildcard_constraints:
-        depth="|".join(map(str, J23_FIG2_DEPTHS)),
-        seed="|".join(map(str, J23_FIG2_SEEDS)),
-    conda:
-        ENV
-    threads: 1
-    resources:
-        gpu=config["resources"]["train_gpus"],
-    params:
-        resume=resume_dir,
-        iterations=J23_FIG2["polish_iterations"],
-        device=config["device"],
-    script:
-        "../../scripts/polish_jacot2023_fig2.py"
+training_rule(
+    "polish_jacot2023_fig2",
+    script_name="polish_jacot2023_fig2",
+    job=f"{J23_FIG2_POLISHED}/polish",
+    inputs={
+        "checkpoint": rules.train_jacot2023_fig2.output.checkpoint,
+    },
+    outputs={
+        "checkpoint": f"results/{J23_FIG2_POLISHED}/model.pt",
+        "regions": f"results/{J23_FIG2_POLISHED}/regions.csv",
+        "summary": f"results/{J23_FIG2_POLISHED}/summary.csv",
+        "certificate": f"results/{J23_FIG2_POLISHED}/certificate.csv",
+    },
+    constraints={
+        "depth": "|".join(map(str, J23_FIG2_DEPTHS)),
+        "seed": "|".join(map(str, J23_FIG2_SEEDS)),
+    },
+    parameters={
+        "iterations": J23_FIG2["polish_iterations"],
+    },
+    measured=False,
+)
 
 
 rule aggregate_jacot2023_fig2:

@@ -30,29 +30,22 @@ J23_FIG2_STUDY_JOBS = [
 J23_FIG2_STUDY_ALL = f"jacot2023/fig2_study/{J23_FIG2_STUDY_SET.format(family='all')}"
 
 
-rule train_jacot2023_fig2_study:
-    input:
-        code=script_code("train_jacot2023_fig2_study"),
-    output:
-        networks=f"results/{J23_FIG2_STUDY_RUN}/networks.csv",
-        tripoints=f"results/{J23_FIG2_STUDY_RUN}/tripoints.csv",
-        maps=f"results/{J23_FIG2_STUDY_RUN}/maps.npz",
-        checkpoint=f"results/{J23_FIG2_STUDY_RUN}/model.pt",
-    log:
-        job_log(J23_FIG2_STUDY_RUN),
-    benchmark:
-        job_benchmark("train_jacot2023_fig2_study", J23_FIG2_STUDY_RUN)
-    wildcard_constraints:
-        family="|".join(J23_FIG2_STUDY_FAMILIES),
-        depth="|".join(map(str, J23_FIG2_STUDY["depths"])),
-    conda:
-        ENV
-    threads: 1
-    resources:
-        **training_resources("train_jacot2023_fig2_study"),
-    params:
-        resume=resume_dir,
-        study=lambda wc: {
+training_rule(
+    "train_jacot2023_fig2_study",
+    script_name="train_jacot2023_fig2_study",
+    job=J23_FIG2_STUDY_RUN,
+    outputs={
+        "networks": f"results/{J23_FIG2_STUDY_RUN}/networks.csv",
+        "tripoints": f"results/{J23_FIG2_STUDY_RUN}/tripoints.csv",
+        "maps": f"results/{J23_FIG2_STUDY_RUN}/maps.npz",
+        "checkpoint": f"results/{J23_FIG2_STUDY_RUN}/model.pt",
+    },
+    constraints={
+        "family": "|".join(J23_FIG2_STUDY_FAMILIES),
+        "depth": "|".join(map(str, J23_FIG2_STUDY["depths"])),
+    },
+    parameters={
+        "study": lambda wc: {
             "family": J23_FIG2_STUDY_FAMILIES[wc.family],
             "depth": int(wc.depth),
             "width": int(wc.width),
@@ -61,10 +54,9 @@ rule train_jacot2023_fig2_study:
             "margin": J23_FIG2_STUDY["margin"],
         }
         | {k: J23_FIG2[k] for k in ("classes", "per_class", "noise", "lams", "grid")},
-        phases=J23_FIG2_STUDY["phases"],
-        device=config["device"],
-    script:
-        "../../scripts/train_jacot2023_fig2_study.py"
+        "phases": J23_FIG2_STUDY["phases"],
+    },
+)
 
 
 # The networks trained with L2 carried on to a stationary point of their objective
@@ -72,34 +64,29 @@ rule train_jacot2023_fig2_study:
 J23_FIG2_STUDY_POLISHED = f"{J23_FIG2_STUDY_RUN}/polish{J23_FIG2_STUDY['polish_iterations']}"
 
 
-rule polish_jacot2023_fig2_study:
-    input:
-        checkpoint=rules.train_jacot2023_fig2_study.output.checkpoint,
-        code=script_code("polish_jacot2023_fig2_study"),
-    output:
-        checkpoint=f"results/{J23_FIG2_STUDY_POLISHED}/model.pt",
-        networks=f"results/{J23_FIG2_STUDY_POLISHED}/networks.csv",
-        tripoints=f"results/{J23_FIG2_STUDY_POLISHED}/tripoints.csv",
-        maps=f"results/{J23_FIG2_STUDY_POLISHED}/maps.npz",
-        certificate=f"results/{J23_FIG2_STUDY_POLISHED}/certificate.csv",
-    log:
-        job_log(f"{J23_FIG2_STUDY_POLISHED}/polish"),
-    benchmark:
-        job_benchmark("polish_jacot2023_fig2_study", f"{J23_FIG2_STUDY_POLISHED}/polish")
-    wildcard_constraints:
-        family="|".join(J23_FIG2_STUDY_FAMILIES),
-        depth="|".join(map(str, J23_FIG2_STUDY["depths"])),
-    conda:
-        ENV
-    threads: 1
-    resources:
-        gpu=config["resources"]["train_gpus"],
-    params:
-        resume=resume_dir,
-        iterations=J23_FIG2_STUDY["polish_iterations"],
-        device=config["device"],
-    script:
-        "../../scripts/polish_jacot2023_fig2_study.py"
+training_rule(
+    "polish_jacot2023_fig2_study",
+    script_name="polish_jacot2023_fig2_study",
+    job=f"{J23_FIG2_STUDY_POLISHED}/polish",
+    inputs={
+        "checkpoint": rules.train_jacot2023_fig2_study.output.checkpoint,
+    },
+    outputs={
+        "checkpoint": f"results/{J23_FIG2_STUDY_POLISHED}/model.pt",
+        "networks": f"results/{J23_FIG2_STUDY_POLISHED}/networks.csv",
+        "tripoints": f"results/{J23_FIG2_STUDY_POLISHED}/tripoints.csv",
+        "maps": f"results/{J23_FIG2_STUDY_POLISHED}/maps.npz",
+        "certificate": f"results/{J23_FIG2_STUDY_POLISHED}/certificate.csv",
+    },
+    constraints={
+        "family": "|".join(J23_FIG2_STUDY_FAMILIES),
+        "depth": "|".join(map(str, J23_FIG2_STUDY["depths"])),
+    },
+    parameters={
+        "iterations": J23_FIG2_STUDY["polish_iterations"],
+    },
+    measured=False,
+)
 
 
 rule aggregate_jacot2023_fig2_study:

@@ -18,63 +18,50 @@ J23_MNIST_SET = "mnist_n{n_train}_t{n_noisy}_noise{noise}_s{{seed}}".format(**J2
 J23_MNIST_RUN = f"jacot2023/fig3/{J23_MNIST_SET}/w{{width}}_d{{depth}}_lam{J23_LAM}"
 
 
-rule train_jacot2023_fig3_curve:
-    input:
-        code=script_code("train_jacot2023_fig3_curve"),
-    output:
-        networks=f"results/{J23_CURVE_RUN}/networks.csv",
-        outputs=f"results/{J23_CURVE_RUN}/outputs.csv",
-        checkpoint=f"results/{J23_CURVE_RUN}/model.pt",
-    log:
-        job_log(J23_CURVE_RUN),
-    benchmark:
-        job_benchmark("train_jacot2023_fig3_curve", J23_CURVE_RUN)
-    wildcard_constraints:
+training_rule(
+    "train_jacot2023_fig3_curve",
+    script_name="train_jacot2023_fig3_curve",
+    job=J23_CURVE_RUN,
+    outputs={
+        "networks": f"results/{J23_CURVE_RUN}/networks.csv",
+        "outputs": f"results/{J23_CURVE_RUN}/outputs.csv",
+        "checkpoint": f"results/{J23_CURVE_RUN}/model.pt",
+    },
+    constraints={
         **architecture_constraints(J23_CURVE),
-    conda:
-        ENV
-    threads: 1
-    resources:
-        **training_resources("train_jacot2023_fig3_curve"),
-    params:
-        resume=resume_dir,
-        data={k: J23_CURVE[k] for k in ("curve_width", "n_train", "n_random")},
-        seeds=J23_CURVE_SEEDS,
-        lam=J23_FIG3["lam"],
-        phases=J23_CURVE["phases"],
-        device=config["device"],
-    script:
-        "../../scripts/train_jacot2023_fig3_curve.py"
+    },
+    parameters={
+        "data": {k: J23_CURVE[k] for k in ("curve_width", "n_train", "n_random")},
+        "seeds": J23_CURVE_SEEDS,
+        "lam": J23_FIG3["lam"],
+        "phases": J23_CURVE["phases"],
+    },
+)
 
 
-rule train_jacot2023_fig3_mnist:
-    input:
-        data=MNIST_DATA.format(**J23_MNIST_SUBSET),
-        code=script_code("train_jacot2023_fig3_mnist"),
-    output:
-        images=f"results/{J23_MNIST_RUN}/images.npz",
-        summary=f"results/{J23_MNIST_RUN}/summary.csv",
-        checkpoint=f"results/{J23_MNIST_RUN}/model.pt",
-    log:
-        job_log(J23_MNIST_RUN),
-    benchmark:
-        job_benchmark("train_jacot2023_fig3_mnist", J23_MNIST_RUN)
-    wildcard_constraints:
+training_rule(
+    "train_jacot2023_fig3_mnist",
+    script_name="train_jacot2023_fig3_mnist",
+    job=J23_MNIST_RUN,
+    inputs={
+        "data": MNIST_DATA.format(**J23_MNIST_SUBSET),
+    },
+    outputs={
+        "images": f"results/{J23_MNIST_RUN}/images.npz",
+        "summary": f"results/{J23_MNIST_RUN}/summary.csv",
+        "checkpoint": f"results/{J23_MNIST_RUN}/model.pt",
+    },
+    constraints={
         **architecture_constraints(J23_MNIST),
-        seed="|".join(map(str, J23_MNIST_SEEDS)),
-    conda:
-        ENV
-    threads: 1
-    resources:
-        **training_resources("train_jacot2023_fig3_mnist"),
-    params:
-        resume=resume_dir,
-        lam=J23_FIG3["lam"],
-        phases=J23_MNIST["phases"],
-        noise=lambda wc: {k: J23_MNIST[k] for k in ("noise", "n_noisy")} | {"seed": int(wc.seed)},
-        device=config["device"],
-    script:
-        "../../scripts/train_jacot2023_fig3_mnist.py"
+        "seed": "|".join(map(str, J23_MNIST_SEEDS)),
+    },
+    parameters={
+        "lam": J23_FIG3["lam"],
+        "phases": J23_MNIST["phases"],
+        "noise": lambda wc: {k: J23_MNIST[k] for k in ("noise", "n_noisy")}
+        | {"seed": int(wc.seed)},
+    },
+)
 
 
 # Each autoencoder carried on to a stationary point of its objective (l2relu.polish): the
@@ -83,63 +70,53 @@ J23_CURVE_POLISHED = f"{J23_CURVE_RUN}/polish{J23_FIG3['polish_iterations']}"
 J23_MNIST_POLISHED = f"{J23_MNIST_RUN}/polish{J23_FIG3['polish_iterations']}"
 
 
-rule polish_jacot2023_fig3_curve:
-    input:
-        checkpoint=rules.train_jacot2023_fig3_curve.output.checkpoint,
-        networks=rules.train_jacot2023_fig3_curve.output.networks,
-        code=script_code("polish_jacot2023_fig3_curve"),
-    output:
-        checkpoint=f"results/{J23_CURVE_POLISHED}/model.pt",
-        networks=f"results/{J23_CURVE_POLISHED}/networks.csv",
-        outputs=f"results/{J23_CURVE_POLISHED}/outputs.csv",
-        certificate=f"results/{J23_CURVE_POLISHED}/certificate.csv",
-    log:
-        job_log(f"{J23_CURVE_POLISHED}/polish"),
-    benchmark:
-        job_benchmark("polish_jacot2023_fig3_curve", f"{J23_CURVE_POLISHED}/polish")
-    wildcard_constraints:
+training_rule(
+    "polish_jacot2023_fig3_curve",
+    script_name="polish_jacot2023_fig3_curve",
+    job=f"{J23_CURVE_POLISHED}/polish",
+    inputs={
+        "checkpoint": rules.train_jacot2023_fig3_curve.output.checkpoint,
+        "networks": rules.train_jacot2023_fig3_curve.output.networks,
+    },
+    outputs={
+        "checkpoint": f"results/{J23_CURVE_POLISHED}/model.pt",
+        "networks": f"results/{J23_CURVE_POLISHED}/networks.csv",
+        "outputs": f"results/{J23_CURVE_POLISHED}/outputs.csv",
+        "certificate": f"results/{J23_CURVE_POLISHED}/certificate.csv",
+    },
+    constraints={
         **architecture_constraints(J23_CURVE),
-    conda:
-        ENV
-    threads: 1
-    resources:
-        gpu=config["resources"]["train_gpus"],
-    params:
-        resume=resume_dir,
-        iterations=J23_FIG3["polish_iterations"],
-        device=config["device"],
-    script:
-        "../../scripts/polish_jacot2023_fig3_curve.py"
+    },
+    parameters={
+        "iterations": J23_FIG3["polish_iterations"],
+    },
+    measured=False,
+)
 
 
-rule polish_jacot2023_fig3_mnist:
-    input:
-        data=MNIST_DATA.format(**J23_MNIST_SUBSET),
-        checkpoint=rules.train_jacot2023_fig3_mnist.output.checkpoint,
-        summary=rules.train_jacot2023_fig3_mnist.output.summary,
-        code=script_code("polish_jacot2023_fig3_mnist"),
-    output:
-        checkpoint=f"results/{J23_MNIST_POLISHED}/model.pt",
-        summary=f"results/{J23_MNIST_POLISHED}/summary.csv",
-        certificate=f"results/{J23_MNIST_POLISHED}/certificate.csv",
-    log:
-        job_log(f"{J23_MNIST_POLISHED}/polish"),
-    benchmark:
-        job_benchmark("polish_jacot2023_fig3_mnist", f"{J23_MNIST_POLISHED}/polish")
-    wildcard_constraints:
+training_rule(
+    "polish_jacot2023_fig3_mnist",
+    script_name="polish_jacot2023_fig3_mnist",
+    job=f"{J23_MNIST_POLISHED}/polish",
+    inputs={
+        "data": MNIST_DATA.format(**J23_MNIST_SUBSET),
+        "checkpoint": rules.train_jacot2023_fig3_mnist.output.checkpoint,
+        "summary": rules.train_jacot2023_fig3_mnist.output.summary,
+    },
+    outputs={
+        "checkpoint": f"results/{J23_MNIST_POLISHED}/model.pt",
+        "summary": f"results/{J23_MNIST_POLISHED}/summary.csv",
+        "certificate": f"results/{J23_MNIST_POLISHED}/certificate.csv",
+    },
+    constraints={
         **architecture_constraints(J23_MNIST),
-        seed="|".join(map(str, J23_MNIST_SEEDS)),
-    conda:
-        ENV
-    threads: 1
-    resources:
-        gpu=config["resources"]["train_gpus"],
-    params:
-        resume=resume_dir,
-        iterations=J23_FIG3["polish_iterations"],
-        device=config["device"],
-    script:
-        "../../scripts/polish_jacot2023_fig3_mnist.py"
+        "seed": "|".join(map(str, J23_MNIST_SEEDS)),
+    },
+    parameters={
+        "iterations": J23_FIG3["polish_iterations"],
+    },
+    measured=False,
+)
 
 
 rule aggregate_jacot2023_fig3:

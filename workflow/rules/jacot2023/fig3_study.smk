@@ -42,28 +42,23 @@ rule screen_jacot2023_fig3_study_curves:
         "../../scripts/screen_jacot2023_fig3_study_curves.py"
 
 
-rule train_jacot2023_fig3_study_curve:
-    input:
-        screen=rules.screen_jacot2023_fig3_study_curves.output.screen,
-        code=script_code("train_jacot2023_fig3_study_curve"),
-    output:
-        networks=f"results/{J23_STUDY_CURVE_RUN}/networks.csv",
-        outputs=f"results/{J23_STUDY_CURVE_RUN}/outputs.csv",
-        checkpoint=f"results/{J23_STUDY_CURVE_RUN}/model.pt",
-    log:
-        job_log(J23_STUDY_CURVE_RUN),
-    benchmark:
-        job_benchmark("train_jacot2023_fig3_study_curve", J23_STUDY_CURVE_RUN)
-    wildcard_constraints:
-        depth="|".join(map(str, J23_STUDY_CURVE["depths"])),
-    conda:
-        ENV
-    threads: 1
-    resources:
-        **training_resources("train_jacot2023_fig3_study_curve"),
-    params:
-        resume=resume_dir,
-        study=lambda wc: {
+training_rule(
+    "train_jacot2023_fig3_study_curve",
+    script_name="train_jacot2023_fig3_study_curve",
+    job=J23_STUDY_CURVE_RUN,
+    inputs={
+        "screen": rules.screen_jacot2023_fig3_study_curves.output.screen,
+    },
+    outputs={
+        "networks": f"results/{J23_STUDY_CURVE_RUN}/networks.csv",
+        "outputs": f"results/{J23_STUDY_CURVE_RUN}/outputs.csv",
+        "checkpoint": f"results/{J23_STUDY_CURVE_RUN}/model.pt",
+    },
+    constraints={
+        "depth": "|".join(map(str, J23_STUDY_CURVE["depths"])),
+    },
+    parameters={
+        "study": lambda wc: {
             "curve_width": J23_STUDY_CURVE["curve_width"],
             "seeds": seed_list(0, J23_STUDY_CURVE["n_seeds"]),
             "n_train": J23_CURVE["n_train"],
@@ -72,46 +67,39 @@ rule train_jacot2023_fig3_study_curve:
             "width": study_width(J23_CURVE, int(wc.depth)),
             "lam": J23_FIG3["lam"],
         },
-        phases=J23_STUDY_CURVE["phases"],
-        settling={"bar": J23_STUDY_SETTLED, "max_repeats": J23_STUDY_CURVE["max_repeats"]},
-        device=config["device"],
-    script:
-        "../../scripts/train_jacot2023_fig3_study_curve.py"
+        "phases": J23_STUDY_CURVE["phases"],
+        "settling": {"bar": J23_STUDY_SETTLED, "max_repeats": J23_STUDY_CURVE["max_repeats"]},
+    },
+)
 
 
-rule train_jacot2023_fig3_study_mnist:
-    input:
-        data=MNIST_DATA.format(**J23_MNIST_SUBSET),
-        code=script_code("train_jacot2023_fig3_study_mnist"),
-    output:
-        networks=f"results/{J23_STUDY_MNIST_RUN}/networks.csv",
-        projections=f"results/{J23_STUDY_MNIST_RUN}/projections.csv",
-        checkpoint=f"results/{J23_STUDY_MNIST_RUN}/model.pt",
-    log:
-        job_log(J23_STUDY_MNIST_RUN),
-    benchmark:
-        job_benchmark("train_jacot2023_fig3_study_mnist", J23_STUDY_MNIST_RUN)
-    wildcard_constraints:
-        kind="shallow|deep",
-    conda:
-        ENV
-    threads: 1
-    resources:
-        **training_resources("train_jacot2023_fig3_study_mnist"),
-    params:
-        resume=resume_dir,
-        study=lambda wc: J23_STUDY_MNIST_ARCH[wc.kind]
+training_rule(
+    "train_jacot2023_fig3_study_mnist",
+    script_name="train_jacot2023_fig3_study_mnist",
+    job=J23_STUDY_MNIST_RUN,
+    inputs={
+        "data": MNIST_DATA.format(**J23_MNIST_SUBSET),
+    },
+    outputs={
+        "networks": f"results/{J23_STUDY_MNIST_RUN}/networks.csv",
+        "projections": f"results/{J23_STUDY_MNIST_RUN}/projections.csv",
+        "checkpoint": f"results/{J23_STUDY_MNIST_RUN}/model.pt",
+    },
+    constraints={
+        "kind": "shallow|deep",
+    },
+    parameters={
+        "study": lambda wc: J23_STUDY_MNIST_ARCH[wc.kind]
         | {
             "lam": J23_FIG3["lam"],
             "noise": J23_MNIST["noise"],
             "n_noisy": J23_MNIST["n_noisy"],
             "seeds": J23_STUDY_MNIST_SEEDS,
         },
-        phases=J23_STUDY_MNIST["phases"],
-        settling={"bar": J23_STUDY_SETTLED, "max_repeats": J23_STUDY_MNIST["max_repeats"]},
-        device=config["device"],
-    script:
-        "../../scripts/train_jacot2023_fig3_study_mnist.py"
+        "phases": J23_STUDY_MNIST["phases"],
+        "settling": {"bar": J23_STUDY_SETTLED, "max_repeats": J23_STUDY_MNIST["max_repeats"]},
+    },
+)
 
 
 # Every autoencoder carried on, on its own data, to a stationary point of its objective
@@ -119,65 +107,51 @@ rule train_jacot2023_fig3_study_mnist:
 J23_STUDY_POLISH = f"polish{J23_FIG3_STUDY['polish_iterations']}"
 
 
-rule polish_jacot2023_fig3_study_curve:
-    input:
-        checkpoint=rules.train_jacot2023_fig3_study_curve.output.checkpoint,
-        networks=rules.train_jacot2023_fig3_study_curve.output.networks,
-        code=script_code("polish_jacot2023_fig3_study_curve"),
-    output:
-        checkpoint=f"results/{J23_STUDY_CURVE_RUN}/{J23_STUDY_POLISH}/model.pt",
-        networks=f"results/{J23_STUDY_CURVE_RUN}/{J23_STUDY_POLISH}/networks.csv",
-        certificate=f"results/{J23_STUDY_CURVE_RUN}/{J23_STUDY_POLISH}/certificate.csv",
-    log:
-        job_log(f"{J23_STUDY_CURVE_RUN}/{J23_STUDY_POLISH}/polish"),
-    benchmark:
-        job_benchmark(
-            "polish_jacot2023_fig3_study_curve", f"{J23_STUDY_CURVE_RUN}/{J23_STUDY_POLISH}"
-        )
-    wildcard_constraints:
-        depth="|".join(map(str, J23_STUDY_CURVE["depths"])),
-    conda:
-        ENV
-    threads: 1
-    resources:
-        gpu=config["resources"]["train_gpus"],
-    params:
-        resume=resume_dir,
-        iterations=J23_FIG3_STUDY["polish_iterations"],
-        device=config["device"],
-    script:
-        "../../scripts/polish_jacot2023_fig3_study_curve.py"
+training_rule(
+    "polish_jacot2023_fig3_study_curve",
+    script_name="polish_jacot2023_fig3_study_curve",
+    job=f"{J23_STUDY_CURVE_RUN}/{J23_STUDY_POLISH}/polish",
+    inputs={
+        "checkpoint": rules.train_jacot2023_fig3_study_curve.output.checkpoint,
+        "networks": rules.train_jacot2023_fig3_study_curve.output.networks,
+    },
+    outputs={
+        "checkpoint": f"results/{J23_STUDY_CURVE_RUN}/{J23_STUDY_POLISH}/model.pt",
+        "networks": f"results/{J23_STUDY_CURVE_RUN}/{J23_STUDY_POLISH}/networks.csv",
+        "certificate": f"results/{J23_STUDY_CURVE_RUN}/{J23_STUDY_POLISH}/certificate.csv",
+    },
+    constraints={
+        "depth": "|".join(map(str, J23_STUDY_CURVE["depths"])),
+    },
+    parameters={
+        "iterations": J23_FIG3_STUDY["polish_iterations"],
+    },
+    measured=False,
+)
 
 
-rule polish_jacot2023_fig3_study_mnist:
-    input:
-        checkpoint=rules.train_jacot2023_fig3_study_mnist.output.checkpoint,
-        networks=rules.train_jacot2023_fig3_study_mnist.output.networks,
-        data=MNIST_DATA.format(**J23_MNIST_SUBSET),
-        code=script_code("polish_jacot2023_fig3_study_mnist"),
-    output:
-        checkpoint=f"results/{J23_STUDY_MNIST_RUN}/{J23_STUDY_POLISH}/model.pt",
-        networks=f"results/{J23_STUDY_MNIST_RUN}/{J23_STUDY_POLISH}/networks.csv",
-        certificate=f"results/{J23_STUDY_MNIST_RUN}/{J23_STUDY_POLISH}/certificate.csv",
-    log:
-        job_log(f"{J23_STUDY_MNIST_RUN}/{J23_STUDY_POLISH}/polish"),
-    benchmark:
-        job_benchmark(
-            "polish_jacot2023_fig3_study_mnist", f"{J23_STUDY_MNIST_RUN}/{J23_STUDY_POLISH}"
-        )
-    wildcard_constraints:
-        kind="shallow|deep",
-    conda:
-        ENV
-    threads: 1
-    resources:
-        gpu=config["resources"]["train_gpus"],
-    params:
-        resume=resume_dir,
-        iterations=J23_FIG3_STUDY["polish_iterations"],
-        device=config["device"],
-    script:
-        "../../scripts/polish_jacot2023_fig3_study_mnist.py"
+training_rule(
+    "polish_jacot2023_fig3_study_mnist",
+    script_name="polish_jacot2023_fig3_study_mnist",
+    job=f"{J23_STUDY_MNIST_RUN}/{J23_STUDY_POLISH}/polish",
+    inputs={
+        "checkpoint": rules.train_jacot2023_fig3_study_mnist.output.checkpoint,
+        "networks": rules.train_jacot2023_fig3_study_mnist.output.networks,
+        "data": MNIST_DATA.format(**J23_MNIST_SUBSET),
+    },
+    outputs={
+        "checkpoint": f"results/{J23_STUDY_MNIST_RUN}/{J23_STUDY_POLISH}/model.pt",
+        "networks": f"results/{J23_STUDY_MNIST_RUN}/{J23_STUDY_POLISH}/networks.csv",
+        "certificate": f"results/{J23_STUDY_MNIST_RUN}/{J23_STUDY_POLISH}/certificate.csv",
+    },
+    constraints={
+        "kind": "shallow|deep",
+    },
+    parameters={
+        "iterations": J23_FIG3_STUDY["polish_iterations"],
+    },
+    measured=False,
+)
 
 
 rule aggregate_jacot2023_fig3_study:

@@ -49,29 +49,23 @@ J23_REMARK2_CONFIG = lambda wc: {
 }
 
 
-rule train_jacot2023_remark2:
-    input:
-        code=script_code("train_jacot2022_plateau"),
-    output:
-        losses=per_seed_files(J23_REMARK2_SEEDS, f"results/{J23_REMARK2_RUN}/losses.csv"),
-        networks=per_seed_files(J23_REMARK2_SEEDS, f"results/{J23_REMARK2_RUN}/networks.npz"),
-    log:
-        job_log(J23_REMARK2_JOB),
-    benchmark:
-        job_benchmark("train_jacot2023_remark2", J23_REMARK2_JOB)
-    wildcard_constraints:
-        group="|".join(REMARK2_GROUPS),
-    conda:
-        ENV
-    threads: 1
-    resources:
-        **training_resources("train_jacot2023_remark2"),
-    params:
-        resume=resume_dir,
-        config=J23_REMARK2_CONFIG,
-        seeds=first_restarts(J23_REMARK2_SEEDS),
-    script:
-        "../../scripts/train_jacot2022_plateau.py"
+training_rule(
+    "train_jacot2023_remark2",
+    script_name="train_jacot2022_plateau",
+    job=J23_REMARK2_JOB,
+    outputs={
+        "losses": per_seed_files(J23_REMARK2_SEEDS, f"results/{J23_REMARK2_RUN}/losses.csv"),
+        "networks": per_seed_files(J23_REMARK2_SEEDS, f"results/{J23_REMARK2_RUN}/networks.npz"),
+    },
+    constraints={
+        "group": "|".join(REMARK2_GROUPS),
+    },
+    parameters={
+        "config": J23_REMARK2_CONFIG,
+        "seeds": first_restarts(J23_REMARK2_SEEDS),
+    },
+    device=False,
+)
 
 
 # Each Remark 2 job's networks carried on to a stationary point of their objective, as
@@ -80,33 +74,35 @@ J23_REMARK2_POLISHED = f"{J23_REMARK2_RUN}/polish{J23_REMARK2['polish_iterations
 J23_REMARK2_POLISH_JOB = f"{J23_REMARK2_JOB}/polish{J23_REMARK2['polish_iterations']}"
 
 
-rule polish_jacot2023_remark2:
-    input:
-        losses=rules.train_jacot2023_remark2.output.losses,
-        networks=rules.train_jacot2023_remark2.output.networks,
-        code=script_code("polish_jacot2022_plateau"),
-    output:
-        losses=per_seed_files(J23_REMARK2_SEEDS, f"results/{J23_REMARK2_POLISHED}/losses.csv"),
-        networks=per_seed_files(J23_REMARK2_SEEDS, f"results/{J23_REMARK2_POLISHED}/networks.npz"),
-        certificate=per_seed_files(
+training_rule(
+    "polish_jacot2023_remark2",
+    script_name="polish_jacot2022_plateau",
+    job=J23_REMARK2_POLISH_JOB,
+    inputs={
+        "losses": rules.train_jacot2023_remark2.output.losses,
+        "networks": rules.train_jacot2023_remark2.output.networks,
+    },
+    outputs={
+        "losses": per_seed_files(J23_REMARK2_SEEDS, f"results/{J23_REMARK2_POLISHED}/losses.csv"),
+        "networks": per_seed_files(
+            J23_REMARK2_SEEDS, f"results/{J23_REMARK2_POLISHED}/networks.npz"
+        ),
+        "certificate": per_seed_files(
             J23_REMARK2_SEEDS, f"results/{J23_REMARK2_POLISHED}/certificate.csv"
         ),
-    log:
-        job_log(J23_REMARK2_POLISH_JOB),
-    benchmark:
-        job_benchmark("polish_jacot2023_remark2", J23_REMARK2_POLISH_JOB)
-    wildcard_constraints:
-        group="|".join(REMARK2_GROUPS),
-    conda:
-        ENV
-    threads: 1
-    params:
-        resume=resume_dir,
-        config=J23_REMARK2_CONFIG,
-        seeds=first_restarts(J23_REMARK2_SEEDS),
-        iterations=J23_REMARK2["polish_iterations"],
-    script:
-        "../../scripts/polish_jacot2022_plateau.py"
+    },
+    constraints={
+        "group": "|".join(REMARK2_GROUPS),
+    },
+    parameters={
+        "config": J23_REMARK2_CONFIG,
+        "seeds": first_restarts(J23_REMARK2_SEEDS),
+        "iterations": J23_REMARK2["polish_iterations"],
+    },
+    measured=False,
+    gpu=False,
+    device=False,
+)
 
 
 rule compute_jacot2023_krr:

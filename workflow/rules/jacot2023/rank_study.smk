@@ -19,33 +19,25 @@ J23_RANK_SELECTED = (
 J23_RANK_DEEPEST = max(J23_RANK["depths"])
 
 
-rule train_jacot2023_rank_study:
-    input:
-        code=script_code("train_jacot2023_rank_study"),
-    output:
-        checkpoint=f"results/{J23_RANK_RUN}/model.pt",
-        runs=f"results/{J23_RANK_RUN}/runs.csv",
-        trace=f"results/{J23_RANK_RUN}/trace.csv",
-    log:
-        job_log(f"{J23_RANK_RUN}/train"),
-    benchmark:
-        job_benchmark("train_jacot2023_rank_study", f"{J23_RANK_RUN}/train")
-    wildcard_constraints:
-        scale="|".join(J23_RANK["scales"]),
-        depth="|".join(map(str, J23_RANK["depths"])),
-    conda:
-        ENV
-    threads: 1
-    resources:
-        **training_resources("train_jacot2023_rank_study"),
-    params:
-        resume=resume_dir,
-        task=J23_TASK,
-        study=lambda wc: rank_study_params(J23_RANK, J23_FIG1, int(wc.depth), J23_RANK_SEEDS)
+training_rule(
+    "train_jacot2023_rank_study",
+    script_name="train_jacot2023_rank_study",
+    job=f"{J23_RANK_RUN}/train",
+    outputs={
+        "checkpoint": f"results/{J23_RANK_RUN}/model.pt",
+        "runs": f"results/{J23_RANK_RUN}/runs.csv",
+        "trace": f"results/{J23_RANK_RUN}/trace.csv",
+    },
+    constraints={
+        "scale": "|".join(J23_RANK["scales"]),
+        "depth": "|".join(map(str, J23_RANK["depths"])),
+    },
+    parameters={
+        "task": J23_TASK,
+        "study": lambda wc: rank_study_params(J23_RANK, J23_FIG1, int(wc.depth), J23_RANK_SEEDS)
         | {"scale": wc.scale},
-        device=config["device"],
-    script:
-        "../../scripts/train_jacot2023_rank_study.py"
+    },
+)
 
 
 rule select_jacot2023_rank_study_setting:
@@ -70,30 +62,23 @@ rule select_jacot2023_rank_study_setting:
         "../../scripts/select_jacot2023_rank_study_setting.py"
 
 
-rule train_jacot2023_rank_study_selected:
-    input:
-        setting=rules.select_jacot2023_rank_study_setting.output.setting,
-        code=script_code("train_jacot2023_rank_study"),
-    output:
-        checkpoint=f"results/{J23_RANK_SELECTED}/model.pt",
-        runs=f"results/{J23_RANK_SELECTED}/runs.csv",
-        trace=f"results/{J23_RANK_SELECTED}/trace.csv",
-    log:
-        job_log(f"{J23_RANK_SELECTED}/train"),
-    benchmark:
-        job_benchmark("train_jacot2023_rank_study_selected", f"{J23_RANK_SELECTED}/train")
-    conda:
-        ENV
-    threads: 1
-    resources:
-        **training_resources("train_jacot2023_rank_study_selected"),
-    params:
-        resume=resume_dir,
-        task=J23_TASK,
-        study=rank_study_params(J23_RANK, J23_FIG1, J23_RANK["extra_depth"], J23_RANK_SEEDS),
-        device=config["device"],
-    script:
-        "../../scripts/train_jacot2023_rank_study.py"
+training_rule(
+    "train_jacot2023_rank_study_selected",
+    script_name="train_jacot2023_rank_study",
+    job=f"{J23_RANK_SELECTED}/train",
+    inputs={
+        "setting": rules.select_jacot2023_rank_study_setting.output.setting,
+    },
+    outputs={
+        "checkpoint": f"results/{J23_RANK_SELECTED}/model.pt",
+        "runs": f"results/{J23_RANK_SELECTED}/runs.csv",
+        "trace": f"results/{J23_RANK_SELECTED}/trace.csv",
+    },
+    parameters={
+        "task": J23_TASK,
+        "study": rank_study_params(J23_RANK, J23_FIG1, J23_RANK["extra_depth"], J23_RANK_SEEDS),
+    },
+)
 
 
 J23_RANK_SWEPT = expand(J23_RANK_RUN, scale=J23_RANK["scales"], depth=J23_RANK["depths"]) + [
@@ -104,32 +89,27 @@ J23_RANK_SWEPT = expand(J23_RANK_RUN, scale=J23_RANK["scales"], depth=J23_RANK["
 J23_RANK_POLISHED = "{{run}}/polish{iterations}".format(iterations=J23_RANK["polish_iterations"])
 
 
-rule polish_jacot2023_rank_study:
-    input:
-        checkpoint="results/{run}/model.pt",
-        runs="results/{run}/runs.csv",
-        code=script_code("polish_jacot2023_rank_study"),
-    output:
-        checkpoint=f"results/{J23_RANK_POLISHED}/model.pt",
-        runs=f"results/{J23_RANK_POLISHED}/runs.csv",
-        certificate=f"results/{J23_RANK_POLISHED}/certificate.csv",
-    log:
-        job_log(f"{J23_RANK_POLISHED}/polish"),
-    benchmark:
-        job_benchmark("polish_jacot2023_rank_study", f"{J23_RANK_POLISHED}/polish")
-    wildcard_constraints:
-        run="|".join(map(re.escape, J23_RANK_SWEPT)),
-    conda:
-        ENV
-    threads: 1
-    resources:
-        gpu=config["resources"]["train_gpus"],
-    params:
-        resume=resume_dir,
-        iterations=J23_RANK["polish_iterations"],
-        device=config["device"],
-    script:
-        "../../scripts/polish_jacot2023_rank_study.py"
+training_rule(
+    "polish_jacot2023_rank_study",
+    script_name="polish_jacot2023_rank_study",
+    job=f"{J23_RANK_POLISHED}/polish",
+    inputs={
+        "checkpoint": "results/{run}/model.pt",
+        "runs": "results/{run}/runs.csv",
+    },
+    outputs={
+        "checkpoint": f"results/{J23_RANK_POLISHED}/model.pt",
+        "runs": f"results/{J23_RANK_POLISHED}/runs.csv",
+        "certificate": f"results/{J23_RANK_POLISHED}/certificate.csv",
+    },
+    constraints={
+        "run": "|".join(map(re.escape, J23_RANK_SWEPT)),
+    },
+    parameters={
+        "iterations": J23_RANK["polish_iterations"],
+    },
+    measured=False,
+)
 
 
 rule aggregate_jacot2023_rank_study:
