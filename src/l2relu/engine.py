@@ -422,71 +422,92 @@ def train(
     for phase in config.phases:
         if phase.optimizer not in OPTIMIZERS:
             raise ValueError(f"unknown optimizer {phase.optimizer!r}; expected one of {OPTIMIZERS}")
-    params = model.parameters()
-    lam = torch.as_tensor(lam, dtype=params[0].dtype, device=params[0].device)
-    lam = lam.expand(model.batch)
-    diverged_step = torch.full((model.batch,), -1, dtype=torch.long, device=lam.device)
-    total_steps = sum(p.steps for p in config.phases)
-    done = 0
-    start = time.perf_counter()
+    run = _Training(model, x, target, lam, config, log, watch)
+    for phase_index, phase in enumerate(config.phases):
+        if run.stopped:
+            break
+        if run.state is not None and phase_index < run.state["phase"]:
+            continue
+        run.phase(phase_index, phase)
+    return run.finish()
 
-    saver = _checkpointing
-    state_file = saver.next_file() if saver else None
-    fingerprint = _fingerprint([*params, x, target, lam], config) if saver else ""
-    state = _load_state(state_file, fingerprint, lam.device, log) if saver else None
-    if state is not None:
-        with torch.no_grad():
-            for p, saved in zip(params, state["params"], strict=True):
-                p.copy_(saved)
-        diverged_step, done = state["diverged_step"], state["done"]
-        log(f"[resumed at step {done}/{total_steps} from {state_file}]")
-    last_save = time.perf_counter()
 
-    def save(phase_index, phase_step, opt=None, last=None, step_size=None, finished=False):
+class _Training:
+    """One call of train: the networks' parameters, the step each diverged at, the steps done,
+    and the periodic saves it resumes from."""
+
+    def __init__(self, model, x, target, lam, config, log, watch):
+        self.model, self.x, self.target, self.config = model, x, target, config
+        self.log, self.watch = log, watch
+        self.params = params = model.parameters()
+        lam = torch.as_tensor(lam, dtype=params[0].dtype, device=params[0].device)
+        self.lam = lam.expand(model.batch)
+        self.diverged_step = torch.full((model.batch,), -1, dtype=torch.long, device=lam.device)
+        self.total_steps = sum(p.steps for p in config.phases)
+        self.done = 0
+        self.start = time.perf_counter()
+        self._resume()
+        # d(lam ||theta||^2)/d theta = 2 lam theta is added by hand after the backward pass of
+        # the data loss: the same numbers autograd gives (lam (2 theta), rounded once), without
+        # carrying the norm through the graph
+        self.decay = [_per_network(2 * self.lam, p) for p in params]
+        self.resumed_finished = self.state is not None and self.state["finished"]
+        self.stopped = self.resumed_finished
+
+    def _resume(self):
+        """Inside `checkpointing(...)`: the saved state of the same computation, if any, loaded."""
+        self.saver = saver = _checkpointing
+        self.state_file = saver.next_file() if saver else None
+        inputs = [*self.params, self.x, self.target, self.lam]
+        self.fingerprint = _fingerprint(inputs, self.config) if saver else ""
+        state = None
+        if saver:
+            state = _load_state(self.state_file, self.fingerprint, self.lam.device, self.log)
+        if state is not None:
+            with torch.no_grad():
+                for p, saved in zip(self.params, state["params"], strict=True):
+                    p.copy_(saved)
+            self.diverged_step, self.done = state["diverged_step"], state["done"]
+            self.log(f"[resumed at step {self.done}/{self.total_steps} from {self.state_file}]")
+        self.state = state
+        self.last_save = time.perf_counter()
+
+    def save(self, phase_index, phase_step, opt=None, last=None, step_size=None, finished=False):
         _save_state(
-            state_file,
+            self.state_file,
             {
-                "fingerprint": fingerprint,
+                "fingerprint": self.fingerprint,
                 "phase": phase_index,
                 "phase_step": phase_step,
-                "done": done,
-                "params": [p.detach().clone() for p in params],
+                "done": self.done,
+                "params": [p.detach().clone() for p in self.params],
                 "opt": opt.state_dict() if opt is not None else None,
                 "last": last,
                 "step_size": step_size,
-                "diverged_step": diverged_step.clone(),
+                "diverged_step": self.diverged_step.clone(),
                 "finished": finished,
             },
         )
 
-    # d(lam ||theta||^2)/d theta = 2 lam theta is added by hand after the backward pass of the
-    # data loss: the same numbers autograd gives (lam (2 theta), rounded once), without carrying
-    # the norm through the graph
-    decay = [_per_network(2 * lam, p) for p in params]
-
-    def evaluate():
+    def evaluate(self):
         """(data loss, which carries the graph; objective, which does not)."""
-        layers = model.layers()
-        loss = network_losses(model.forward(x, layers), target, config.loss)
+        layers = self.model.layers()
+        loss = network_losses(self.model.forward(self.x, layers), self.target, self.config.loss)
         with torch.no_grad():
-            return loss, loss + lam * model.squared_norm(layers)
+            return loss, loss + self.lam * self.model.squared_norm(layers)
 
-    resumed_finished = state is not None and state["finished"]
-    stopped = resumed_finished
-    for phase_index, phase in enumerate(config.phases):
-        if stopped:
-            break
-        if state is not None and phase_index < state["phase"]:
-            continue
+    def phase(self, phase_index, phase):
+        """One phase, from where a resumed state left it."""
         # The host's view of the divergence flags, read only at checks: between two checks the
         # flags stay on the device, so a step costs no host-device synchronization.
-        diverged = diverged_step >= 0
+        diverged = self.diverged_step >= 0
         any_diverged = bool(diverged.any())
-        opt = torch.optim.Adam(params, lr=phase.lr) if phase.optimizer == "adam" else None
+        opt = torch.optim.Adam(self.params, lr=phase.lr) if phase.optimizer == "adam" else None
         backtrack = phase.optimizer == "gd" and phase.halve_on_rise
-        step_size = torch.full_like(lam, phase.lr)
+        step_size = torch.full_like(self.lam, phase.lr)
         last = None  # halving GD: (objective, params, grads) at each network's last accepted point
         first_step = 0
+        state = self.state
         if state is not None and phase_index == state["phase"]:
             first_step = state["phase_step"]
             if opt is not None and state["opt"] is not None:
@@ -494,73 +515,87 @@ def train(
             if state["last"] is not None:
                 last, step_size = state["last"], state["step_size"]
         for phase_step in range(first_step, phase.steps):
-            for p in params:
-                p.grad = None
-            loss, objective = evaluate()
-            if not backtrack:  # halving GD undoes a rise to NaN instead of flagging it
-                _flag_diverged(objective, diverged_step, done)
-            # Every network's loss depends on its own slice only, so the sum's gradient is each
-            # network's own gradient (NaN only in a network that is already NaN).
-            loss.sum().backward()
-            with torch.no_grad():
-                grads = [p.grad for p in params]
-                for p, g, d in zip(params, grads, decay, strict=True):
-                    g += p * d
-                if any_diverged:  # freeze the networks known to have diverged
-                    for g in grads:
-                        g.masked_fill_(_per_network(diverged, g), 0.0)
-                if opt is not None:
-                    opt.step()
-                elif not backtrack:
-                    for p, g in zip(params, grads, strict=True):
-                        p -= phase.lr * g
-                else:
-                    last, step_size = _halving_gd_step(params, grads, objective, last, step_size)
-            done += 1
-            logging = config.log_every and done % config.log_every == 0
-            if logging or done % CHECK_EVERY == 0:
-                diverged = diverged_step >= 0
+            step = (phase, opt, backtrack, diverged, any_diverged, last, step_size)
+            loss, last, step_size = self._step(*step)
+            self.done += 1
+            logging = self.config.log_every and self.done % self.config.log_every == 0
+            if logging or self.done % CHECK_EVERY == 0:
+                diverged = self.diverged_step >= 0
                 any_diverged = bool(diverged.any())
                 if any_diverged and bool(diverged.all()):
-                    log(f"[{phase.optimizer} step {done}/{total_steps}] every network diverged")
-                    stopped = True
+                    where = f"{phase.optimizer} step {self.done}/{self.total_steps}"
+                    self.log(f"[{where}] every network diverged")
+                    self.stopped = True
                     break
-            if saver and time.perf_counter() - last_save >= saver.every_s:
-                save(phase_index, phase_step + 1, opt, last, step_size)
-                last_save = time.perf_counter()
-            if logging and watch is not None:
-                watch(done)
+            if self.saver and time.perf_counter() - self.last_save >= self.saver.every_s:
+                self.save(phase_index, phase_step + 1, opt, last, step_size)
+                self.last_save = time.perf_counter()
+            if logging and self.watch is not None:
+                self.watch(self.done)
             if logging:
-                finite = loss.detach()[~diverged]
-                summary = (
-                    f"min {finite.min().item():.3e} median {finite.median().item():.3e} "
-                    f"max {finite.max().item():.3e}"
-                    if finite.numel()
-                    else "all diverged"
-                )
-                log(
-                    f"[{phase.optimizer} step {done}/{total_steps}] loss {summary} "
-                    f"diverged {int(diverged.sum())} elapsed {time.perf_counter() - start:.3f}s"
-                )
-        for p in params:
+                self._progress(phase, loss, diverged)
+        for p in self.params:
             p.grad = None
         if last is not None:  # the phase's last step has not been checked yet
             with torch.no_grad():
-                rose = ~(evaluate()[1] <= last[0])
-                for p, p0 in zip(params, last[1], strict=True):
+                rose = ~(self.evaluate()[1] <= last[0])
+                for p, p0 in zip(self.params, last[1], strict=True):
                     p.copy_(torch.where(_per_network(rose, p), p0, p))
-    if saver and not resumed_finished:
-        save(len(config.phases), 0, finished=True)
-    with torch.no_grad():
-        loss, objective = evaluate()
-    _flag_diverged(objective, diverged_step, done)
-    diverged = diverged_step >= 0
-    return TrainResult(
-        loss=loss.cpu().numpy(),
-        objective=objective.cpu().numpy(),
-        diverged=diverged.cpu().numpy(),
-        diverged_step=diverged_step.cpu().numpy(),
-        steps=done,
-        device=str(params[0].device),
-        dtype=str(params[0].dtype).removeprefix("torch."),
-    )
+
+    def _step(self, phase, opt, backtrack, diverged, any_diverged, last, step_size):
+        """One step of every network not known to have diverged; returns the data loss before
+        it and halving GD's last accepted points and step sizes."""
+        for p in self.params:
+            p.grad = None
+        loss, objective = self.evaluate()
+        if not backtrack:  # halving GD undoes a rise to NaN instead of flagging it
+            _flag_diverged(objective, self.diverged_step, self.done)
+        # Every network's loss depends on its own slice only, so the sum's gradient is each
+        # network's own gradient (NaN only in a network that is already NaN).
+        loss.sum().backward()
+        with torch.no_grad():
+            grads = [p.grad for p in self.params]
+            for p, g, d in zip(self.params, grads, self.decay, strict=True):
+                g += p * d
+            if any_diverged:  # freeze the networks known to have diverged
+                for g in grads:
+                    g.masked_fill_(_per_network(diverged, g), 0.0)
+            if opt is not None:
+                opt.step()
+            elif not backtrack:
+                for p, g in zip(self.params, grads, strict=True):
+                    p -= phase.lr * g
+            else:
+                last, step_size = _halving_gd_step(self.params, grads, objective, last, step_size)
+        return loss, last, step_size
+
+    def _progress(self, phase, loss, diverged):
+        finite = loss.detach()[~diverged]
+        summary = (
+            f"min {finite.min().item():.3e} median {finite.median().item():.3e} "
+            f"max {finite.max().item():.3e}"
+            if finite.numel()
+            else "all diverged"
+        )
+        self.log(
+            f"[{phase.optimizer} step {self.done}/{self.total_steps}] loss {summary} "
+            f"diverged {int(diverged.sum())} elapsed {time.perf_counter() - self.start:.3f}s"
+        )
+
+    def finish(self) -> TrainResult:
+        """The last state saved as finished, and every network's loss and objective."""
+        if self.saver and not self.resumed_finished:
+            self.save(len(self.config.phases), 0, finished=True)
+        with torch.no_grad():
+            loss, objective = self.evaluate()
+        _flag_diverged(objective, self.diverged_step, self.done)
+        diverged = self.diverged_step >= 0
+        return TrainResult(
+            loss=loss.cpu().numpy(),
+            objective=objective.cpu().numpy(),
+            diverged=diverged.cpu().numpy(),
+            diverged_step=self.diverged_step.cpu().numpy(),
+            steps=self.done,
+            device=str(self.params[0].device),
+            dtype=str(self.params[0].dtype).removeprefix("torch."),
+        )

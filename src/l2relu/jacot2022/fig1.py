@@ -230,85 +230,85 @@ def analyze(arrays: dict, data: dict, n_rays: int, cfg: ForcesConfig, ray_readin
     for layer, (attraction, repulsion) in enumerate(raw):
         z = zs[layer].numpy()
         project = forces.feasible_projection(zs, x, layer, BETA, np.sqrt(cfg.eps))
-        p_attraction, p_repulsion = project(attraction), project(repulsion)
+        projected = {"attraction": project(attraction), "repulsion": project(repulsion)}
         name = layer + 1
-
-        # (a), (c): data columns, PCA centered on their mean
-        basis = forces.pca_basis(z.T, center=True)
-        xy = (z.T - z.T.mean(axis=0)) @ basis.T
-        tables["points"].append(
-            pd.DataFrame(
-                {
-                    "layer": name,
-                    "point": np.arange(z.shape[1]),
-                    "digit": labels,
-                    "pc1": xy[:, 0],
-                    "pc2": xy[:, 1],
-                }
-                | _forces_in_plane(
-                    {"attraction": p_attraction.T, "repulsion": p_repulsion.T}, basis
-                )
-            )
+        tables["points"].append(_point_rows(name, z, labels, projected))
+        neurons, rays, (angle, active) = _neuron_and_ray_rows(name, z, n_rays, projected)
+        tables["neurons"].append(neurons)
+        tables["rays"].append(rays)
+        on_rays = _mass_on_rays(z, n_rays, angle, active, cfg, ray_readings)
+        row = _layer_row(
+            z, labels, (attraction, repulsion), projected, (angle, active), on_rays, cfg
         )
-        # (b), (d): neuron rows, PCA through the origin so that rays stay rays
-        basis = forces.pca_basis(z)
-        xy = z @ basis.T
-        rays, ray_of, angle, active = find_rays(z, n_rays)
-        tables["neurons"].append(
-            pd.DataFrame(
-                {
-                    "layer": name,
-                    "neuron": np.arange(z.shape[0]),
-                    "active": active,
-                    "ray": ray_of,
-                    "angle_deg": angle,
-                    "pc1": xy[:, 0],
-                    "pc2": xy[:, 1],
-                }
-                | _forces_in_plane({"attraction": p_attraction, "repulsion": p_repulsion}, basis)
-            )
-        )
-        mass = np.linalg.norm(np.maximum(z[active], 0), axis=1)
-        # at most n_rays active neurons lie on n_rays rays whatever they learned: not read
-        readable = active.sum() > n_rays
-        mass_on_ray = _share_within(mass, angle[active], cfg.ray_angle_deg, readable)
-        by_reading = {}
-        for r, (angles, k) in reading_angles(z, n_rays, ray_readings).items():
-            degrees = ray_readings[r]["angle_deg"]
-            by_reading[f"mass_on_ray: {r}"] = _share_within(mass, angles[active], degrees, readable)
-            by_reading[f"rays: {r}"] = k
-        ray_xy = rays @ basis.T
-        tables["rays"].append(
-            pd.DataFrame(
-                {
-                    "layer": name,
-                    "ray": np.arange(len(rays)),
-                    "pc1": ray_xy[:, 0],
-                    "pc2": ray_xy[:, 1],
-                    "neurons": np.bincount(ray_of[active], minlength=len(rays)),
-                }
-            )
-        )
-        norm = np.linalg.norm
-        tables["layers"].append(
-            pd.DataFrame(
-                {
-                    "layer": [name],
-                    "active_neurons": [int(active.sum())],
-                    "share_on_ray": [float(np.mean(angle[active] <= cfg.ray_angle_deg))],
-                    "mass_on_ray": [float(mass_on_ray)],
-                    **{k: [float(v)] for k, v in by_reading.items()},
-                    "silhouette": [silhouette(z.T, labels)],
-                    "balance_radial": [forces.radial_balance(z, attraction, repulsion)],
-                    "balance": [norm(p_attraction + p_repulsion) / norm(p_attraction)],
-                    "balance_raw": [norm(attraction + repulsion) / norm(attraction)],
-                    "projected_share": [norm(p_attraction) / norm(attraction)],
-                    **_direction_columns(z, attraction, repulsion),
-                    "pushed_apart": [forces.pushed_apart(z, repulsion, labels)],
-                }
-            )
-        )
+        tables["layers"].append(pd.DataFrame({"layer": [name], **row}))
     out = {k: pd.concat(v, ignore_index=True) for k, v in tables.items()}
     out["layers"].insert(1, "input_silhouette", silhouette(x.numpy().T, labels))
     out["layers"]["collapsed"] = computes_a_constant(zs[-1].numpy())
     return out
+
+
+def _point_rows(name, z, labels, projected) -> pd.DataFrame:
+    """(a), (c): a layer's data columns, PCA centered on their mean, and their forces there."""
+    basis = forces.pca_basis(z.T, center=True)
+    xy = (z.T - z.T.mean(axis=0)) @ basis.T
+    columns = {"layer": name, "point": np.arange(z.shape[1]), "digit": labels}
+    columns |= {"pc1": xy[:, 0], "pc2": xy[:, 1]}
+    return pd.DataFrame(columns | _forces_in_plane({k: v.T for k, v in projected.items()}, basis))
+
+
+def _neuron_and_ray_rows(name, z, n_rays, projected):
+    """(b), (d): a layer's neuron rows, PCA through the origin so that rays stay rays, their
+    forces there, and its rays; with each neuron's angle to its ray and whether it is active."""
+    basis = forces.pca_basis(z)
+    xy = z @ basis.T
+    rays, ray_of, angle, active = find_rays(z, n_rays)
+    neurons = {"layer": name, "neuron": np.arange(z.shape[0]), "active": active, "ray": ray_of}
+    neurons |= {"angle_deg": angle, "pc1": xy[:, 0], "pc2": xy[:, 1]}
+    neurons = pd.DataFrame(neurons | _forces_in_plane(projected, basis))
+    ray_xy = rays @ basis.T
+    rays = pd.DataFrame(
+        {
+            "layer": name,
+            "ray": np.arange(len(rays)),
+            "pc1": ray_xy[:, 0],
+            "pc2": ray_xy[:, 1],
+            "neurons": np.bincount(ray_of[active], minlength=len(rays)),
+        }
+    )
+    return neurons, rays, (angle, active)
+
+
+def _mass_on_rays(z, n_rays, angle, active, cfg, ray_readings) -> dict:
+    """The share of the active neurons' norm within cfg.ray_angle_deg of a ray, and per
+    reading its share within the reading's angle and its number of rays."""
+    mass = np.linalg.norm(np.maximum(z[active], 0), axis=1)
+    # at most n_rays active neurons lie on n_rays rays whatever they learned: not read
+    readable = active.sum() > n_rays
+    out = {"mass_on_ray": _share_within(mass, angle[active], cfg.ray_angle_deg, readable)}
+    for r, (angles, k) in reading_angles(z, n_rays, ray_readings).items():
+        degrees = ray_readings[r]["angle_deg"]
+        out[f"mass_on_ray: {r}"] = _share_within(mass, angles[active], degrees, readable)
+        out[f"rays: {r}"] = k
+    return out
+
+
+def _layer_row(z, labels, raw, projected, rays, on_rays: dict, cfg) -> dict:
+    """A layer's row of `layers` but its number: `raw` and `projected` its forces, `rays` each
+    neuron's angle to its ray and whether it is active, `on_rays` from _mass_on_rays."""
+    (attraction, repulsion), (angle, active) = raw, rays
+    p_attraction, p_repulsion = projected["attraction"], projected["repulsion"]
+    norm = np.linalg.norm
+    by_reading = {k: v for k, v in on_rays.items() if k != "mass_on_ray"}
+    return {
+        "active_neurons": [int(active.sum())],
+        "share_on_ray": [float(np.mean(angle[active] <= cfg.ray_angle_deg))],
+        "mass_on_ray": [float(on_rays["mass_on_ray"])],
+        **{k: [float(v)] for k, v in by_reading.items()},
+        "silhouette": [silhouette(z.T, labels)],
+        "balance_radial": [forces.radial_balance(z, attraction, repulsion)],
+        "balance": [norm(p_attraction + p_repulsion) / norm(p_attraction)],
+        "balance_raw": [norm(attraction + repulsion) / norm(attraction)],
+        "projected_share": [norm(p_attraction) / norm(attraction)],
+        **_direction_columns(z, attraction, repulsion),
+        "pushed_apart": [forces.pushed_apart(z, repulsion, labels)],
+    }

@@ -701,27 +701,35 @@ def fig3_study_claims(
     autoencoder's rank carry whether each network is certified stationary."""
     # a network has settled when its objective moved by at most the converged check's bar
     settled_bar = registry["jacot2023.fig3study.converged"].every_reading[0].parameters["bar"]
-    matched_bar = registry["jacot2023.fig3study.mnist_deep_fits"].criterion
 
     def settled(runs) -> pd.Series:
         return last_change(runs) <= settled_bar
 
-    def at_minima(runs, meets: dict) -> dict:
-        # polished networks (fig3_study_polished) carry whether each is certified stationary
-        return meets | ({"stationary": list(runs.certified)} if "certified" in runs else {})
+    ms = _fig3_study_curve_rows(curves, shallow, deep_from, settled)
+    ms += _fig3_study_mnist_rows(mnist, projections, registry, settled)
+    return ms + _fig3_study_checks(curves, mnist, settled_bar)
 
-    ms = []
+
+def _at_minima(runs, meets: dict) -> dict:
+    """`meets`, and for polished networks (fig3_study_polished) whether each is certified
+    stationary."""
+    return meets | ({"stationary": list(runs.certified)} if "certified" in runs else {})
+
+
+def _fig3_study_curve_rows(curves, shallow, deep_from, settled) -> list:
+    """The curves' rows: the shallow networks' distance ratio, and at every depth from
+    `deep_from` on the deep ones', against the shallow one, and their Jacobian's s_2/s_1."""
     key = ["curve", "seed"]
     base = curves[curves.depth == shallow].set_index(key).sort_index()
     ratio = base.output_distance / base.input_distance
-    ms.append(
+    ms = [
         measured(
             "jacot2023.fig3study.shallow_does_not_denoise",
             list(ratio),
             f"curves, L = {shallow}",
             meets={"settled": list(settled(base))},
         )
-    )
+    ]
     for depth, runs in curves[curves.depth >= deep_from].groupby("depth", sort=True):
         runs = runs.set_index(key).sort_index()
         case = f"curves, L = {depth}"
@@ -750,9 +758,16 @@ def fig3_study_claims(
                 "jacot2023.fig3study.deep_jacobian_rank_one",
                 list(runs.jacobian_ratio),
                 case,
-                meets=at_minima(runs, meets),
+                meets=_at_minima(runs, meets),
             )
         )
+    return ms
+
+
+def _fig3_study_mnist_rows(mnist, projections, registry, settled) -> list:
+    """MNIST's rows: the deep autoencoder's noise share against the projections' under each
+    reading, measured once it settled and fits as the shallow one does, and that fit."""
+    matched_bar = registry["jacot2023.fig3study.mnist_deep_fits"].criterion
     deep_mnist = mnist[mnist.depth == mnist.depth.max()].set_index("seed").sort_index()
     shallow_mnist = mnist[mnist.depth == mnist.depth.min()].set_index("seed").sort_index()
     fit = deep_mnist.loss / shallow_mnist.loss.reindex(deep_mnist.index)
@@ -760,9 +775,9 @@ def fig3_study_claims(
         "settled": list(settled(deep_mnist)),
         "fit_matched": [matched_bar.holds(v) for v in fit],
     }
-    meets = at_minima(deep_mnist, meets)
+    meets = _at_minima(deep_mnist, meets)
     readings = registry["jacot2023.fig3study.mnist_noise_like_projection"].every_reading
-    ms += _mnist_projection(deep_mnist, projections, readings, meets)
+    ms = _mnist_projection(deep_mnist, projections, readings, meets)
     ms.append(
         measured(
             "jacot2023.fig3study.mnist_deep_fits",
@@ -770,26 +785,28 @@ def fig3_study_claims(
             f"mnist, L = {int(deep_mnist.depth.iloc[0])} vs {int(shallow_mnist.depth.iloc[0])}",
         )
     )
+    return ms
+
+
+def _fig3_study_checks(curves, mnist, settled_bar) -> list:
+    """Every network's settling, and whether the trained curves are injective."""
     every = pd.concat([curves.assign(data="curves"), mnist.assign(data="mnist")])
     change = last_change(every)
     repeats = every.groupby(["data", "depth"]).last_phase_repeats.max()
-    ms.append(
+    first = curves.drop_duplicates("curve").sort_values("curve")
+    return [
         measured(
             "jacot2023.fig3study.converged",
             int((change > settled_bar).sum()),
             detail=f"of {len(every)}; largest change {change.max():.2%}; last phase repeated "
             + ", ".join(f"{r} ({d}, L = {L})" for (d, L), r in repeats.items()),
-        )
-    )
-    first = curves.drop_duplicates("curve").sort_values("curve")
-    ms.append(
+        ),
         measured(
             "jacot2023.fig3study.curves_injective",
             [int(not v) for v in first.injective],
             detail="curves " + ", ".join(map(str, first.curve)),
-        )
-    )
-    return ms
+        ),
+    ]
 
 
 FIG3_STUDY_CERTIFIED = "jacot2023.fig3study.polished_stationary"
