@@ -257,10 +257,12 @@ def test_the_repositorys_registry_loads_and_every_entry_reasons_from_a_quote():
             assert len(claim.quote) > 20, claim.id
 
 
-def test_each_registry_header_states_the_far_inside_factor_the_comparison_uses():
+def test_the_ledger_page_states_the_far_inside_factor_and_each_registry_points_to_it():
+    page = " ".join((REPO / "docs/ledger.md").read_text().split())
+    assert f"both lie {FAR_INSIDE} times inside a one-sided bar" in page
     for path in REGISTRY_FILES:
         header = path.read_text().split("\n\n")[0]
-        assert f"both lie {FAR_INSIDE}\n# times inside a one-sided bar" in header, path.name
+        assert "docs/ledger.md" in header, path.name
 
 
 def test_far_inside_reads_one_sided_bars_only_and_both_sides_of_zero():
