@@ -3,6 +3,8 @@ the import closure of its script or notebook."""
 
 import json
 import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -154,3 +156,30 @@ def test_every_import_form_is_read_and_cell_magics_are_skipped(tmp_path):
     notebook.write_text(json.dumps({"cells": cells}))
     names = {f.name for f in imported_files(notebook)}
     assert "measures.py" in names and "engine.py" not in names
+
+
+def test_parsing_the_workflow_imports_neither_torch_nor_numba():
+    """The modules the Snakefile imports at parse time (config checks, code dependencies,
+    resources, the registry) start in well under a second: none of them imports torch or
+    numba, which only jobs need."""
+    rules = [REPO / "Snakefile", *sorted((REPO / "workflow/rules").rglob("*.smk"))]
+    modules = sorted(
+        {
+            m
+            for path in rules
+            for m in re.findall(r"(?m)^from (l2relu[\w.]*) import", path.read_text())
+        }
+    )
+    assert {"l2relu.configcheck", "l2relu.codedeps", "l2relu.resources"} <= set(modules)
+    heavy = ("torch", "numba")
+    code = f"import sys, {', '.join(modules)}; print([m for m in {heavy!r} if m in sys.modules])"
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO / "src", capture_output=True, text=True, check=True
+    )
+    assert proc.stdout.strip() == "[]", proc.stdout
+    # the reading sees a heavy import: the engine imports torch
+    code = "import sys, l2relu.engine; print('torch' in sys.modules)"
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO / "src", capture_output=True, text=True, check=True
+    )
+    assert proc.stdout.strip() == "True"

@@ -1,6 +1,6 @@
 # What every paper's rules share: paths, the jobs' environment, the config checks
 # (checks.smk), resources, the target registry (registry.smk) and seed and path helpers.
-# Parse time stays cheap: nothing here imports torch, numba or pandas.
+# Parse time stays cheap: nothing here imports torch or numba (tests/test_code_dependencies.py).
 import os
 import re
 import shutil
