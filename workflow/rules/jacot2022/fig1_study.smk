@@ -25,6 +25,14 @@ J22_STUDY_SETTINGS = dict(
     )
 )
 
+# the settings' wildcards, each value once in the config's order (a set's order would move
+# with the interpreter's hash seed)
+J22_STUDY_CONSTRAINTS = {
+    "inputs": "|".join(J22_STUDY["inputs"]),
+    "lam": "|".join(map(re.escape, J22_STUDY_LAMS)),
+    "lr": "|".join(map(re.escape, dict.fromkeys(lr for lr, _ in J22_STUDY_SCHEDULES))),
+    "steps": "|".join(dict.fromkeys(steps for _, steps in J22_STUDY_SCHEDULES)),
+}
 
 training_rule(
     "train_jacot2022_fig1_study",
@@ -37,12 +45,7 @@ training_rule(
         "checkpoint": f"results/{J22_STUDY_RUN}/model.pt",
         "runs": f"results/{J22_STUDY_RUN}/runs.csv",
     },
-    constraints={
-        "inputs": "|".join(J22_STUDY["inputs"]),
-        "lam": "|".join(map(re.escape, J22_STUDY_LAMS)),
-        "lr": "|".join(map(re.escape, {lr for lr, _ in J22_STUDY_SCHEDULES})),
-        "steps": "|".join({steps for _, steps in J22_STUDY_SCHEDULES}),
-    },
+    constraints=J22_STUDY_CONSTRAINTS,
     parameters={
         "config": lambda wc: J22_FIG1_TRAINING
         | {
@@ -75,12 +78,7 @@ training_rule(
         "runs": f"results/{J22_STUDY_POLISHED}/runs.csv",
         "certificate": f"results/{J22_STUDY_POLISHED}/certificate.csv",
     },
-    constraints={
-        "inputs": "|".join(J22_STUDY["inputs"]),
-        "lam": "|".join(map(re.escape, J22_STUDY_LAMS)),
-        "lr": "|".join(map(re.escape, {lr for lr, _ in J22_STUDY_SCHEDULES})),
-        "steps": "|".join({steps for _, steps in J22_STUDY_SCHEDULES}),
-    },
+    constraints=J22_STUDY_CONSTRAINTS,
     parameters={
         "iterations": J22_STUDY["polish_iterations"],
     },
