@@ -1,6 +1,19 @@
 # The config and the command line checked before any job starts: one line naming the key or
 # option and the problem, and nothing written.
 
+import shutil
+
+from snakemake.utils import validate
+
+from l2relu.configcheck import (
+    chen2024_problem,
+    explain,
+    jacot2022_problem,
+    jacot2023_problem,
+    mnist_problem,
+    unwritable,
+)
+
 
 def _check_config():
     """Fail before any job runs, with one line naming the key and the problem."""

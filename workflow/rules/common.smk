@@ -3,14 +3,11 @@
 # Parse time stays cheap: nothing here imports torch or numba (tests/test_code_dependencies.py).
 import os
 import re
-import shutil
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 from snakemake.exceptions import WorkflowError
-from snakemake.utils import validate
 
 # The workflow's own directory: src/, notebooks/ and scripts are found from here, whatever the
 # working directory (`--directory runs/paper` keeps a scale's results apart). The package is
@@ -23,20 +20,8 @@ os.environ.update(
     PYTHONPATH=os.pathsep.join([str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])
 )
 
-from l2relu.codedeps import imported_files
-from l2relu.configcheck import (
-    chen2024_problem,
-    explain,
-    jacot2022_problem,
-    jacot2023_problem,
-    mnist_problem,
-    mnist_subsets,
-    unwritable,
-)
-from l2relu import coverage
-from l2relu.registry import COVERAGE_FILE, RegistryError, load_registry, registry_files
+from l2relu.configcheck import mnist_subsets
 from l2relu.resources import asked, steps_per_job
-from l2relu.verdict import figure_title, paper_of
 
 # The jobs' software environment for `--sdm conda`: the runtime pins of pyproject.toml only
 # (absolute: a relative path would be read from each rules file's own folder).

@@ -1,6 +1,13 @@
 # The targets, their files and the report; the claims registry the rules read parameters
 # from; each script's and notebook's code inputs.
 
+from dataclasses import dataclass
+
+from l2relu import coverage
+from l2relu.codedeps import imported_files
+from l2relu.registry import COVERAGE_FILE, RegistryError, load_registry, registry_files
+from l2relu.verdict import paper_of
+
 
 # The figure registry. Each paper's rules file ends by registering its targets; targets.smk
 # makes every registered target's notebook rule and target rule, and the config's `targets`

@@ -2,6 +2,8 @@
 # `targets` and of the claims registry against the target registry. Included after every
 # paper's rules file.
 
+from l2relu.verdict import figure_title
+
 
 def _check_targets():
     """A target id the registry does not know stops the run before any job, with one line."""
