@@ -3,8 +3,6 @@ links only to pages that exist."""
 
 import re
 
-import pandas as pd
-import yaml
 from conftest import REPO
 
 from l2relu import readme, verdict
@@ -17,13 +15,6 @@ def test_the_readme_is_one_screen():
     assert len(README.splitlines()) <= 160
 
 
-def default_targets_rows() -> pd.DataFrame:
-    """The default reference's rows of the default build's targets (the reference also holds
-    the opt-in studies' rows, which the README reports apart)."""
-    targets = yaml.safe_load((REPO / "config/config.yaml").read_text())["targets"]
-    return readme.default_targets_rows(pd.read_csv(REPO / "reference/default/claims.csv"), targets)
-
-
 def _registry():
     return load_registry(registry_files(REPO / "workflow/claims"))
 
@@ -31,14 +22,12 @@ def _registry():
 def test_the_readmes_verdict_is_the_default_reference_ledgers():
     written, generated = readme.current(REPO)
     assert written == generated, "python -m l2relu.readme rewrites it from the reference ledger"
-    assert (
-        verdict.md_table(verdict.VERDICT_HEADER, verdict.verdict_counts(default_targets_rows()))[2]
-        in README
-    )
+    counts = verdict.verdict_counts(readme.default_rows(REPO))
+    assert verdict.md_table(verdict.VERDICT_HEADER, counts)[2] in README
 
 
 def test_the_readmes_verdict_sees_a_changed_status_and_lists_a_claim_that_fails():
-    ledger = default_targets_rows()
+    ledger = readme.default_rows(REPO)
     chosen = ledger.index[(ledger.kind == "empirical") & (ledger.status == "pass")][0]
     claim_id = ledger.claim_id[chosen]
     assert f"[`{claim_id}`]" not in README
@@ -49,9 +38,9 @@ def test_the_readmes_verdict_sees_a_changed_status_and_lists_a_claim_that_fails(
 
 
 def test_the_readmes_verdict_leaves_out_checks_and_passing_claims():
-    lines = readme.not_replicated(default_targets_rows(), _registry())
+    lines = readme.not_replicated(readme.default_rows(REPO), _registry())
     listed = {line.split("`")[1] for line in lines}
-    rows = verdict.primary(default_targets_rows())
+    rows = verdict.primary(readme.default_rows(REPO))
     assert listed == set(rows.claim_id[(rows.status != "pass") & (rows.kind != "check")])
 
 

@@ -17,9 +17,11 @@ BEGIN = "<!-- verdict: written by `python -m l2relu.readme` from reference/defau
 END = "<!-- end of the verdict -->"
 
 
-def default_targets_rows(ledger: pd.DataFrame, targets: list[str]) -> pd.DataFrame:
-    """The rows of the default build's targets (the reference also holds the opt-in
-    studies', which the replication notes report)."""
+def default_rows(repo: Path) -> pd.DataFrame:
+    """The default reference's rows of the default build's targets (the reference also holds
+    the opt-in studies', which the replication notes report)."""
+    targets = yaml.safe_load((repo / "config/config.yaml").read_text())["targets"]
+    ledger = pd.read_csv(repo / "reference/default/claims.csv")
     return ledger[ledger.target.isin(targets)]
 
 
@@ -75,11 +77,9 @@ def rewritten(readme: str, generated: str) -> str:
 
 def current(repo: Path) -> tuple[str, str]:
     """README.md as it is and as the default reference ledger writes it."""
-    targets = yaml.safe_load((repo / "config/config.yaml").read_text())["targets"]
-    ledger = default_targets_rows(pd.read_csv(repo / "reference/default/claims.csv"), targets)
     registry = load_registry(registry_files(repo / "workflow/claims"))
     readme = (repo / "README.md").read_text()
-    return readme, rewritten(readme, section(ledger, registry))
+    return readme, rewritten(readme, section(default_rows(repo), registry))
 
 
 def main(argv=None) -> int:
