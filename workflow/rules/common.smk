@@ -51,7 +51,7 @@ def job_benchmark(rule_name, run):
     return f"logs/benchmarks/{rule_name}/{run}.tsv"
 
 
-def training_resources(rule_name, torch=True):
+def training_resources(rule_name):
     """mem_mb and runtime (minutes) of a job of `rule_name`, from its measures and its steps
     under this config."""
     if rule_name not in MEASURED:
@@ -71,8 +71,7 @@ def training_resources(rule_name, torch=True):
     def runtime(wildcards, attempt):
         return ask(attempt)[1]
 
-    gpus = {"gpu": config["resources"]["train_gpus"]} if torch else {}
-    return {"mem_mb": mem_mb, "runtime": runtime} | gpus
+    return {"mem_mb": mem_mb, "runtime": runtime}
 
 
 # Where a PyTorch training job keeps its periodic saves: beside its first output, so that a
@@ -106,7 +105,7 @@ def training_rule(
     resume=True,
 ):
     gpus = {"gpu": config["resources"]["train_gpus"]} if gpu else {}
-    asked = training_resources(name, torch=gpu) if measured else gpus
+    job_resources = (training_resources(name) if measured else {}) | gpus
 
     rule:
         name:
@@ -127,7 +126,7 @@ def training_rule(
             ENV
         threads: n_threads
         resources:
-            **asked,
+            **job_resources,
         params:
             **({"resume": resume_dir} if resume else {}),
             **parameters,
