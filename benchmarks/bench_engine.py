@@ -25,9 +25,11 @@ import time
 
 import torch
 import torch.nn.functional as F
-from training_shapes import Job, scale_config, training_jobs
+from scales import scale_config
 
 from l2relu import engine
+from l2relu.startup.experiment import Job
+from l2relu.startup.experiments import training_jobs
 
 GOAL = 1.15
 SECONDS = 0.25  # aim of one timing; cheap steps are repeated until they take about this long

@@ -20,9 +20,11 @@ import time
 from collections import defaultdict
 
 import torch
-from training_shapes import REPO, Job, scale_config, training_jobs
+from scales import REPO, scale_config
 
 from l2relu import engine
+from l2relu.startup.experiment import Job
+from l2relu.startup.experiments import training_jobs
 
 # Assumed sustained rates of one data-centre GPU (H100-class) on these small matrix products,
 # well under the datasheet peaks (67 TFLOP/s in float64 and float32 without TF32).

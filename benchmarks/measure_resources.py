@@ -85,9 +85,9 @@ def measure(tree: Path) -> dict:
 def cost_table(rules: dict) -> str:
     """The paper scale's training cost per rule, from these measures: each job's own wall time
     at paper shape plus its own step rate times the paper's steps."""
-    from training_shapes import scale_config
+    from scales import scale_config
 
-    from l2relu.resources import steps_per_job
+    from l2relu.startup.experiments import steps_per_job
 
     steps = steps_per_job(scale_config("paper"))
     lines = [

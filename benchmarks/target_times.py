@@ -16,7 +16,7 @@ import subprocess
 import sys
 from datetime import datetime
 
-from training_shapes import REPO
+from scales import REPO
 
 STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ [\d:]+ \d{4})\]$")
 RULE = re.compile(r"^(?:local)?rule (\w+):$")

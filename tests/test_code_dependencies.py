@@ -171,6 +171,7 @@ def test_parsing_the_workflow_imports_neither_torch_nor_numba():
         }
     )
     assert {"l2relu.configcheck", "l2relu.codedeps", "l2relu.resources"} <= set(modules)
+    assert "l2relu.startup.experiments" in modules
     heavy = ("torch", "numba")
     code = f"import sys, {', '.join(modules)}; print([m for m in {heavy!r} if m in sys.modules])"
     proc = subprocess.run(

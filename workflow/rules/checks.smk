@@ -5,14 +5,8 @@ import shutil
 
 from snakemake.utils import validate
 
-from l2relu.configcheck import (
-    chen2024_problem,
-    explain,
-    jacot2022_problem,
-    jacot2023_problem,
-    mnist_problem,
-    unwritable,
-)
+from l2relu.configcheck import explain, mnist_problem, unwritable
+from l2relu.startup.experiments import config_problem
 
 
 def _check_config():
@@ -22,20 +16,9 @@ def _check_config():
         schema = yaml.safe_load(f)
     problem = explain(config, schema)
     if problem is None:
-        deep = config["timor2022"]["theory"]
-        if deep["deep"]["width"] < deep["teacher"]["width"]:
-            problem = (
-                "config key timor2022.theory.deep.width: must be >= timor2022.theory.teacher."
-                "width (Theorems 4-5 need m' >= m)"
-            )
+        problem = config_problem(config)
     if problem is None:
         problem = mnist_problem(config)
-    if problem is None:
-        problem = chen2024_problem(config["chen2024"])
-    if problem is None:
-        problem = jacot2022_problem(config["jacot2022"])
-    if problem is None:
-        problem = jacot2023_problem(config["jacot2023"])
     if problem is None:
         problem = unwritable(["results", "figures", "logs"])
     if problem is not None:

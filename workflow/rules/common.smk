@@ -20,8 +20,8 @@ os.environ.update(
     PYTHONPATH=os.pathsep.join([str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])
 )
 
-from l2relu.configcheck import mnist_subsets
-from l2relu.resources import asked, steps_per_job
+from l2relu.resources import asked
+from l2relu.startup.experiments import mnist_subsets, steps_per_job
 
 # The jobs' software environment for `--sdm conda`: the runtime pins of pyproject.toml only
 # (absolute: a relative path would be read from each rules file's own folder).

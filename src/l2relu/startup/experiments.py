@@ -1,0 +1,50 @@
+"""Every experiment of the four papers (each paper's `experiments` module declares its own),
+and what the workflow derives from them before any job starts: the config's cross-field checks,
+the MNIST subsets to draw, the steps a training job runs and every job's shape."""
+
+from l2relu.chen2024.experiments import EXPERIMENTS as CHEN2024
+from l2relu.jacot2022.experiments import EXPERIMENTS as JACOT2022
+from l2relu.jacot2023.experiments import EXPERIMENTS as JACOT2023
+from l2relu.startup.experiment import Experiment, Job
+from l2relu.timor2022.experiments import EXPERIMENTS as TIMOR2022
+
+EXPERIMENTS: dict[str, tuple[Experiment, ...]] = {
+    "timor2022": TIMOR2022,
+    "jacot2022": JACOT2022,
+    "chen2024": CHEN2024,
+    "jacot2023": JACOT2023,
+}
+
+
+def experiments() -> list[Experiment]:
+    return [e for declared in EXPERIMENTS.values() for e in declared]
+
+
+def config_problem(config: dict) -> str | None:
+    """The first cross-field problem of the config, experiment by experiment (a check that
+    several experiments share runs once)."""
+    checks = dict.fromkeys(e.check for e in experiments() if e.check is not None)
+    return next(filter(None, (check(config) for check in checks)), None)
+
+
+def mnist_subsets(config: dict) -> dict[str, dict]:
+    """Every MNIST subset the config asks for, by the config key that asks: its digits, train
+    and test sizes and seed. All are drawn by one rule from the source jacot2022.data names."""
+    return {key: s for e in experiments() for key, s in e.mnist(config).items()}
+
+
+def steps_per_job(config: dict) -> dict[str, int]:
+    """The steps a job of each training rule runs under `config` (the most, where its jobs
+    differ)."""
+    return {t.rule: t.steps_per_job(config) for e in experiments() for t in e.trainings}
+
+
+def training_jobs(config: dict) -> list[Job]:
+    """Every PyTorch training job whose shape is declared."""
+    return [
+        job
+        for e in experiments()
+        for t in e.trainings
+        if t.jobs is not None
+        for job in t.jobs(config)
+    ]

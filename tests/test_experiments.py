@@ -1,0 +1,97 @@
+"""Each experiment is declared once (l2relu.<paper>.experiments), and what is derived from the
+declarations agrees with the rules and the config they describe."""
+
+import re
+
+import pytest
+import yaml
+from conftest import REPO, registered_targets, training_rules
+
+from l2relu.startup.experiment import Training
+from l2relu.startup.experiments import EXPERIMENTS, config_problem, experiments, steps_per_job
+
+CONFIG = yaml.safe_load((REPO / "config/config.yaml").read_text())
+# how the rules files name a paper's config section: config["<paper>"]["<section>"], or through
+# the paper's alias (J23 = config["jacot2023"], TIMOR = config["timor2022"])
+ALIASES = {"J23": "jacot2023", "TIMOR": "timor2022"}
+SECTION = re.compile(r'(?:config\["(\w+)"\]|\b(J23|TIMOR))\["(\w+)"\]')
+
+
+def _rules_file_of(target: str):
+    """The rules file that registers `target`."""
+    for path in sorted((REPO / "workflow/rules").rglob("*.smk")):
+        if re.search(rf'register_target\(\s*"{target}"', path.read_text()):
+            return path
+    raise AssertionError(f"{target} is not registered")
+
+
+def test_the_declared_experiments_are_the_registered_targets():
+    assert sorted(e.target for e in experiments()) == sorted(registered_targets())
+    assert all(e.target.startswith(paper) for paper, es in EXPERIMENTS.items() for e in es)
+
+
+def test_every_config_section_of_a_paper_is_read_by_a_declared_experiment():
+    for paper, declared in EXPERIMENTS.items():
+        assert {s for e in declared for s in e.sections} == set(CONFIG[paper]), paper
+
+
+def test_each_rules_file_reads_only_the_sections_its_experiments_declare():
+    """A rules file's config reads are the sections its registered targets declare; the
+    reading finds a read that is not declared."""
+    declared = {}
+    for e in experiments():
+        paper = e.target.split("_")[0]
+        declared.setdefault(_rules_file_of(e.target), set()).update((paper, s) for s in e.sections)
+    for path, sections in declared.items():
+        reads = {(p or ALIASES[a], s) for p, a, s in SECTION.findall(path.read_text())}
+        assert reads and reads <= sections, (path, reads - sections)
+    assert SECTION.findall('J23["fig3"] + config["jacot2022"]["fig2"]') == [
+        ("", "J23", "fig3"),
+        ("jacot2022", "", "fig2"),
+    ]
+
+
+def test_each_training_rule_is_declared_once_beside_its_target():
+    """Every train_* rule has one declaration, in the experiment whose target is registered in
+    the rules file that writes the rule."""
+    declared = [(t.rule, e.target) for e in experiments() for t in e.trainings]
+    assert sorted(rule for rule, _ in declared) == training_rules()
+    for rule, target in declared:
+        assert re.search(
+            rf'^training_rule\(\n    "{rule}",', _rules_file_of(target).read_text(), re.M
+        )
+
+
+@pytest.mark.parametrize("scale", ["smoke", "paper", "paper_shapes"])
+def test_a_rule_with_declared_jobs_asks_for_its_longest_job(scale):
+    from l2relu.configcheck import overlay
+
+    config = overlay(yaml.safe_load((REPO / "config/config.yaml").read_text()), {})
+    config = overlay(config, yaml.safe_load((REPO / f"config/{scale}.yaml").read_text()))
+    steps = steps_per_job(config)
+    for e in experiments():
+        for t in e.trainings:
+            if t.jobs is not None:
+                jobs = t.jobs(config)
+                assert {job.rule for job in jobs} == {t.rule}
+                assert {job.target for job in jobs} == {e.target}
+                assert steps[t.rule] == max(job.steps for job in jobs) > 0
+
+
+def test_a_training_declares_its_jobs_or_its_steps():
+    with pytest.raises(ValueError, match="jobs or its steps"):
+        Training("train_x")
+    with pytest.raises(ValueError, match="jobs or its steps"):
+        Training("train_x", jobs=lambda c: [], steps=lambda c: 1)
+
+
+def test_the_cross_field_checks_are_the_experiments_and_pass_on_the_default():
+    import copy
+
+    assert config_problem(CONFIG) is None
+    bad = copy.deepcopy(CONFIG)
+    bad["jacot2023"]["task"]["true_rank"] = bad["jacot2023"]["task"]["latent"] + 1
+    assert config_problem(bad).startswith("config key jacot2023.task.true_rank:")
+    bad = copy.deepcopy(CONFIG)
+    bad["timor2022"]["theory"]["deep"]["width"] = bad["timor2022"]["theory"]["teacher"]["width"] - 1
+    assert config_problem(bad).startswith("config key timor2022.theory.deep.width:")
