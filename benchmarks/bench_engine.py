@@ -27,9 +27,9 @@ import torch
 import torch.nn.functional as F
 from scales import scale_config
 
-from l2relu import engine
 from l2relu.startup.experiment import Job
 from l2relu.startup.experiments import training_jobs
+from l2relu.training import engine
 
 GOAL = 1.15
 SECONDS = 0.25  # aim of one timing; cheap steps are repeated until they take about this long

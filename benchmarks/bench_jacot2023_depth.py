@@ -13,14 +13,14 @@ import argparse
 
 from side_by_side import compare
 
-from l2relu.engine import Phase
 from l2relu.jacot2023.data import LatentTask
 from l2relu.jacot2023.regression import FitConfig, fit
+from l2relu.training.engine import Phase
 
 TASK = dict(latent=15, d_in=50, d_out=50, true_rank=4, width=100, seed=0)
 ONE_RUN = """
 import torch
-from l2relu.engine import Phase
+from l2relu.training.engine import Phase
 from l2relu.jacot2023.data import LatentTask
 from l2relu.jacot2023.regression import FitConfig, fit
 torch.set_num_threads(1)

@@ -17,8 +17,8 @@ import time
 
 import torch
 
-from l2relu import engine, twolayer
 from l2relu.timor2022.fig1 import VARIANTS, Fig1Config, data, initial_weights
+from l2relu.training import engine, twolayer
 
 
 def per_network_torch(w0, v0, x, y, lr, steps, loss_scale):
@@ -46,7 +46,7 @@ def batched_torch(w0, v0, x, y, lr, steps):
 
 ONE_RUN = """
 import numpy as np
-from l2relu import twolayer
+from l2relu.training import twolayer
 from l2relu.timor2022.fig1 import VARIANTS, Fig1Config, data, initial_weights
 cfg = Fig1Config("paper_text", {seed}, 1, {steps}, 1e-4, 1e-4, 1e-4, (1.0, 0.99), (-1.0, 0.99))
 x, y = data(cfg.x1, cfg.x2)

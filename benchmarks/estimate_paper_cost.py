@@ -22,9 +22,9 @@ from collections import defaultdict
 import torch
 from scales import REPO, scale_config
 
-from l2relu import engine
 from l2relu.startup.experiment import Job
 from l2relu.startup.experiments import training_jobs
+from l2relu.training import engine
 
 # Assumed sustained rates of one data-centre GPU (H100-class) on these small matrix products,
 # well under the datasheet peaks (67 TFLOP/s in float64 and float32 without TF32).

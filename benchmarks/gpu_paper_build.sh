@@ -48,7 +48,7 @@ fi
   nvidia-smi 2>&1 | head -20
   PYTHONPATH=${PYTHONPATH:-}:src python3 -c "
 import sys, yaml, torch
-from l2relu import reference as r
+from l2relu.ledger import reference as r
 print(yaml.safe_dump({'python': sys.version.split()[0], 'torch': str(torch.__version__),
   'cuda': torch.version.cuda, 'machine': r.machine_description(), 'device': r._device(),
   'kernels': r.kernels()}, sort_keys=False))"

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import yaml
 
-from l2relu.reference import machine_description
+from l2relu.ledger.reference import machine_description
 
 REPO = Path(__file__).resolve().parents[1]
 LINE = re.compile(r"\[\w+ step (\d+)/(\d+)\].* elapsed ([\d.]+)s")

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import yaml
 
-from l2relu.configcheck import overlay
+from l2relu.startup.configcheck import overlay
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -95,9 +95,9 @@ def workflow_copy(tmp_path):
 
 def tiny_rank_study(lams=(0.05, 0.8), seeds=(0,), steps=40, log_every=5):
     """A rank study run small enough for a test: Fig. 1's task shrunk, depth 3, width 6."""
-    from l2relu import engine
     from l2relu.jacot2023 import rank_study
     from l2relu.jacot2023.data import LatentTask
+    from l2relu.training import engine
 
     task = LatentTask(latent=4, d_in=6, d_out=5, true_rank=2, width=8, seed=0)
     cfg = rank_study.StudyFit(
@@ -116,8 +116,8 @@ def judged(measurements, every_entry=True):
     """Ledger rows of `measurements`, judged by the repository's claims registry, indexed by
     claim id (and case, where a claim has several; and reading, after the primary's).
     every_entry=False judges a part of a target's claims."""
-    from l2relu import claims
-    from l2relu.registry import load_registry, registry_files
+    from l2relu.ledger import claims
+    from l2relu.ledger.registry import load_registry, registry_files
 
     registry = load_registry(registry_files(REPO / "workflow/claims"))
     measurements = list(measurements)
@@ -140,7 +140,7 @@ def judged(measurements, every_entry=True):
 def killed_and_resumed(monkeypatch, resume, step, run):
     """run() inside checkpointing into `resume`, killed just after the training's read at
     `step`, then run() again, resumed from its checkpoint; returns what the second gives."""
-    from l2relu import engine
+    from l2relu.training import engine
 
     train = engine.train
 
@@ -179,7 +179,7 @@ def reading_status(measurements, claim_id):
 
 def readings_of(claim_id):
     """Every reading of a registry entry, the primary first."""
-    from l2relu.registry import load_registry, registry_files
+    from l2relu.ledger.registry import load_registry, registry_files
 
     return load_registry(registry_files(REPO / "workflow/claims"))[claim_id].every_reading
 
@@ -199,7 +199,7 @@ def random_network(widths, rng):
 
 def judged_check(measurements, registry):
     """Ledger rows of `measurements` judged by the entries of `registry` they name alone."""
-    from l2relu import claims
+    from l2relu.ledger import claims
 
     check = {ledger_id: registry[ledger_id] for ledger_id in {m.claim_id for m in measurements}}
     return claims.evaluate(check, measurements)
@@ -207,6 +207,6 @@ def judged_check(measurements, registry):
 
 def registry_files_of_repo():
     """The repository's registry files (workflow/claims/<paper>.yaml)."""
-    from l2relu.registry import registry_files
+    from l2relu.ledger.registry import registry_files
 
     return registry_files(REPO / "workflow/claims")

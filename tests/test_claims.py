@@ -9,8 +9,14 @@ import pandas as pd
 import pytest
 import yaml
 
-from l2relu import claims
-from l2relu.registry import FAR_INSIDE, Criterion, RegistryError, load_registry, registry_files
+from l2relu.ledger import claims
+from l2relu.ledger.registry import (
+    FAR_INSIDE,
+    Criterion,
+    RegistryError,
+    load_registry,
+    registry_files,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 REGISTRY_FILES = registry_files(REPO / "workflow/claims")

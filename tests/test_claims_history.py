@@ -9,7 +9,13 @@ import pytest
 import yaml
 from conftest import REPO
 
-from l2relu.registry import STATE_FIELDS, RegistryError, entry_state, load_registry, registry_files
+from l2relu.ledger.registry import (
+    STATE_FIELDS,
+    RegistryError,
+    entry_state,
+    load_registry,
+    registry_files,
+)
 
 REGISTRY_FILES = registry_files(REPO / "workflow/claims")
 

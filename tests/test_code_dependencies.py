@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, rule_scripts, snakemake
 
-from l2relu.codedeps import imported_files
+from l2relu.startup.codedeps import imported_files
 
 SMOKE = ["--configfile", "config/smoke.yaml"]
 
@@ -107,7 +107,7 @@ def test_editing_a_module_reruns_the_jobs_that_import_it_and_a_notebook_only_its
     dag = set(re.findall(r"(?m)^rule (\w+):", snakemake(workflow_copy, *SMOKE, "-n").stdout))
 
     # seeding derives every seed: the example rule is among those rerun
-    seeding = "src/l2relu/seeding.py"
+    seeding = "src/l2relu/training/seeding.py"
     importers = _importers(workflow_copy, seeding, dag)
     assert {"train_jacot2022_fig2", "train_timor2022_fig1", "generate_jacot2022_mnist"} <= importers
     _built(workflow_copy)
@@ -133,13 +133,13 @@ def test_every_import_form_is_read_and_cell_magics_are_skipped(tmp_path):
     script = tmp_path / "script.py"
     script.write_text(
         "import numpy as np\n"
-        "import l2relu.seeding as seeding\n"
+        "import l2relu.training.seeding as seeding\n"
         "from l2relu.jacot2022 import (\n    fig2,\n    theory,\n)\n"
         "def later():\n    from l2relu.chen2024.truncation import cone\n"
     )
     names = {str(f.relative_to(REPO / "src")) for f in imported_files(script)}
     assert {
-        "l2relu/seeding.py",
+        "l2relu/training/seeding.py",
         "l2relu/jacot2022/fig2.py",
         "l2relu/jacot2022/theory.py",
         "l2relu/chen2024/truncation.py",
@@ -149,8 +149,8 @@ def test_every_import_form_is_read_and_cell_magics_are_skipped(tmp_path):
     cells = [
         {"cell_type": "code", "source": ["%%bash\n", "echo $((1 + 1))\n"]},
         {"cell_type": "code", "source": ["%matplotlib inline\n", "files = !ls\n"]},
-        {"cell_type": "code", "source": ["from l2relu.measures import stable_rank\n"]},
-        {"cell_type": "markdown", "source": ["import l2relu.engine\n"]},
+        {"cell_type": "code", "source": ["from l2relu.training.measures import stable_rank\n"]},
+        {"cell_type": "markdown", "source": ["import l2relu.training.engine\n"]},
     ]
     notebook = tmp_path / "figure.ipynb"
     notebook.write_text(json.dumps({"cells": cells}))
@@ -170,8 +170,11 @@ def test_parsing_the_workflow_imports_neither_torch_nor_numba():
             for m in re.findall(r"(?m)^from (l2relu[\w.]*) import", path.read_text())
         }
     )
-    assert {"l2relu.configcheck", "l2relu.codedeps", "l2relu.resources"} <= set(modules)
-    assert "l2relu.startup.experiments" in modules
+    assert {
+        "l2relu.startup.configcheck",
+        "l2relu.startup.codedeps",
+        "l2relu.startup.resources",
+    } <= set(modules)
     heavy = ("torch", "numba")
     code = f"import sys, {', '.join(modules)}; print([m for m in {heavy!r} if m in sys.modules])"
     proc = subprocess.run(
@@ -179,8 +182,31 @@ def test_parsing_the_workflow_imports_neither_torch_nor_numba():
     )
     assert proc.stdout.strip() == "[]", proc.stdout
     # the reading sees a heavy import: the engine imports torch
-    code = "import sys, l2relu.engine; print('torch' in sys.modules)"
+    code = "import sys, l2relu.training.engine; print('torch' in sys.modules)"
     proc = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO / "src", capture_output=True, text=True, check=True
     )
     assert proc.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize("floor", ["ledger", "startup"])
+def test_the_ledger_and_start_up_floors_import_neither_torch_nor_numba(floor):
+    """Every module of the floor: the ledger is read where no job ran (a reviewer's machine),
+    the start-up floor at parse time; the same reading of the training floor sees torch."""
+    heavy = ("torch", "numba")
+
+    def heavy_imports(package):
+        modules = sorted(p.stem for p in (REPO / "src/l2relu" / package).glob("[!_]*.py"))
+        assert modules, package
+        code = (
+            f"import sys, {', '.join(f'l2relu.{package}.{m}' for m in modules)}; "
+            f"print([m for m in {heavy!r} if m in sys.modules])"
+        )
+        proc = subprocess.run(
+            [sys.executable, "-c", code], cwd=REPO / "src", capture_output=True, text=True
+        )
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.strip()
+
+    assert heavy_imports(floor) == "[]"
+    assert heavy_imports("training") == "['torch', 'numba']"

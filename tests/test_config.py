@@ -5,8 +5,8 @@ import pytest
 import yaml
 from conftest import REPO
 
-from l2relu import configcheck
-from l2relu.configcheck import explain
+from l2relu.startup import configcheck
+from l2relu.startup.configcheck import explain
 
 SCHEMA = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
 

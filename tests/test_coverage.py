@@ -9,8 +9,8 @@ import pytest
 import yaml
 from conftest import REPO
 
-from l2relu import coverage, verdict
-from l2relu.registry import COVERAGE_FILE, load_registry, registry_files
+from l2relu.ledger import coverage, verdict
+from l2relu.ledger.registry import COVERAGE_FILE, load_registry, registry_files
 
 CLAIMS = REPO / "workflow/claims"
 INDEX = CLAIMS / COVERAGE_FILE

@@ -5,8 +5,8 @@ import re
 
 from conftest import REPO
 
-from l2relu import readme, verdict
-from l2relu.registry import load_registry, registry_files
+from l2relu.ledger import readme, verdict
+from l2relu.ledger.registry import load_registry, registry_files
 
 README = (REPO / "README.md").read_text()
 
@@ -21,7 +21,9 @@ def _registry():
 
 def test_the_readmes_verdict_is_the_default_reference_ledgers():
     written, generated = readme.current(REPO)
-    assert written == generated, "python -m l2relu.readme rewrites it from the reference ledger"
+    assert written == generated, (
+        "python -m l2relu.ledger.readme rewrites it from the reference ledger"
+    )
     counts = verdict.verdict_counts(readme.default_rows(REPO))
     assert verdict.md_table(verdict.VERDICT_HEADER, counts)[2] in README
 

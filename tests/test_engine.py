@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from l2relu import engine
+from l2relu.training import engine
 
 
 def make(widths, seeds, bias=False):
@@ -323,7 +323,7 @@ def test_a_crafted_saved_state_is_not_unpickled_and_training_starts_over(tmp_pat
 
 
 def test_a_crafted_checkpoint_is_refused_in_one_line_and_a_saved_one_reads_back(tmp_path):
-    from l2relu.io import CheckpointError, load_checkpoint, save_checkpoint
+    from l2relu.training.io import CheckpointError, load_checkpoint, save_checkpoint
 
     marker = tmp_path / "code_ran"
     crafted = tmp_path / "model.pt"

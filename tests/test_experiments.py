@@ -64,7 +64,7 @@ def test_each_training_rule_is_declared_once_beside_its_target():
 
 @pytest.mark.parametrize("scale", ["smoke", "paper", "paper_shapes"])
 def test_a_rule_with_declared_jobs_asks_for_its_longest_job(scale):
-    from l2relu.configcheck import overlay
+    from l2relu.startup.configcheck import overlay
 
     config = overlay(yaml.safe_load((REPO / "config/config.yaml").read_text()), {})
     config = overlay(config, yaml.safe_load((REPO / f"config/{scale}.yaml").read_text()))

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from l2relu import measures
+from l2relu.training import measures
 
 
 def test_stable_rank_of_known_matrices():

@@ -10,7 +10,7 @@ import pytest
 import yaml
 from conftest import REPO, copy_workflow, registered_targets, snakemake, training_rules
 
-from l2relu.configcheck import overlay
+from l2relu.startup.configcheck import overlay
 
 pytestmark = pytest.mark.e2e
 

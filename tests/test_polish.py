@@ -1,4 +1,4 @@
-"""Polishing (l2relu.polish), its certificate, and the ledger's reading of two networks."""
+"""Polishing (l2relu.training.polish), its certificate, and the ledger's reading of two networks."""
 
 import json
 import math
@@ -9,8 +9,9 @@ import torch
 import yaml
 from test_claims import _entry, _registry
 
-from l2relu import claims, engine, polish, stationarity
-from l2relu.registry import RegistryError, load_registry
+from l2relu.ledger import claims
+from l2relu.ledger.registry import RegistryError, load_registry
+from l2relu.training import engine, polish, stationarity
 
 
 def _trained(seeds=(1, 2, 3), lam=0.05, steps=300):

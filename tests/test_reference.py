@@ -8,8 +8,8 @@ import pytest
 import yaml
 from conftest import REPO
 
-from l2relu import reference
-from l2relu.registry import load_registry, registry_files
+from l2relu.ledger import reference
+from l2relu.ledger.registry import load_registry, registry_files
 
 
 def _ledger(rows):

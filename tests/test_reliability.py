@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from conftest import activated_environment, copy_workflow, snakemake
 
-from l2relu import engine
+from l2relu.training import engine
 
 pytestmark = pytest.mark.e2e
 

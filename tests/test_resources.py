@@ -18,8 +18,8 @@ def test_the_steps_a_job_asks_for_are_the_steps_its_training_runs():
     """Where a rule's training builds its phases in code, the steps asked for are theirs, for
     every seed the job trains in turn (the plateau sweep once asked for one phase of three: its
     paper-scale jobs ran past the ask)."""
-    from l2relu.configcheck import overlay
     from l2relu.jacot2022 import theory
+    from l2relu.startup.configcheck import overlay
     from l2relu.startup.experiments import steps_per_job
 
     config = yaml.safe_load((REPO / "config/config.yaml").read_text())
@@ -37,7 +37,7 @@ def test_the_measured_table_covers_every_training_rule_and_only_them():
 
 
 def test_a_job_asks_for_the_measure_times_the_margin_and_more_on_a_retry():
-    from l2relu.resources import asked
+    from l2relu.startup.resources import asked
 
     measured = {"peak_mb": 1000, "startup_s": 30, "step_s": 0.01}
     assert asked(measured, 3000, 1.5, 2.0, attempt=1) == (1500, 2)  # (30 + 30) s x 2 = 2 min
@@ -50,7 +50,7 @@ def test_a_job_asks_for_the_measure_times_the_margin_and_more_on_a_retry():
 def test_the_dry_run_asks_each_training_job_for_its_measured_resources():
     from conftest import snakemake
 
-    from l2relu.resources import asked
+    from l2relu.startup.resources import asked
 
     proc = snakemake(REPO, "-n", "-F", "jacot2023_fig1", "--configfile", "config/paper.yaml")
     out = proc.stdout + proc.stderr

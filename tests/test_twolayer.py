@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from l2relu import twolayer
+from l2relu.training import twolayer
 
 
 def autograd_step(w, v, x, y, lr, scale):

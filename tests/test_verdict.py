@@ -8,8 +8,8 @@ import pandas as pd
 from docutils.core import publish_parts
 from markdown_it import MarkdownIt
 
-from l2relu import claims, verdict
-from l2relu.registry import load_registry, registry_files
+from l2relu.ledger import claims, verdict
+from l2relu.ledger.registry import load_registry, registry_files
 
 REPO = Path(__file__).resolve().parents[1]
 REGISTRY = load_registry(registry_files(REPO / "workflow/claims"))

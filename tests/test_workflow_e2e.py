@@ -11,8 +11,8 @@ import pytest
 import yaml
 from conftest import REPO, registered_targets, snakemake
 
-from l2relu import claims, reference, verdict
-from l2relu.registry import load_registry, registry_files
+from l2relu.ledger import claims, reference, verdict
+from l2relu.ledger.registry import load_registry, registry_files
 
 pytestmark = pytest.mark.e2e
 

@@ -23,7 +23,7 @@ def show_reading(png, ledger_rows, registry) -> None:
     ledger rows and their reading, all written from the ledger and the claims registry."""
     from IPython.display import Image, Markdown, display
 
-    from l2relu.verdict import notebook_analysis
+    from l2relu.ledger.verdict import notebook_analysis
 
     display(Image(png))
     display(Markdown(notebook_analysis(ledger_rows, registry)))

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from conftest import claim_status, judged, readings_of
 
-from l2relu.claims import measured
+from l2relu.ledger.claims import measured
 
 
 def test_chen2024_first_layer_rows_fail_for_a_map_that_truncates_nothing():

@@ -6,12 +6,12 @@ import pytest
 from conftest import REPO, judged, killed_and_resumed
 
 from l2relu.jacot2022 import theory
-from l2relu.plateau import (
+from l2relu.jacot2022.plateau import (
     plateau_onset,
     plateau_onset_on_log_scale,
     with_running_best,
 )
-from l2relu.registry import load_registry
+from l2relu.ledger.registry import load_registry
 
 # the rays entries' readings and their parameters (Fig. 1 and its study share them)
 RAYS = {
@@ -643,8 +643,8 @@ def test_compression_reads_each_job_on_its_own_data(tmp_path):
     not orders of magnitude above it as on another seed's data."""
     import numpy as np
 
-    from l2relu.io import write_table
     from l2relu.jacot2022 import theory
+    from l2relu.training.io import write_table
 
     cfg = theory.PlateauConfig("oned", 2, 3, (1, 2, 3), 1e-3, 2, 200, 8)
     losses, networks = theory.train_plateau(cfg)
@@ -681,8 +681,8 @@ def test_fig1_reads_the_balance_of_forces_on_certified_polished_networks_only():
     """The forces' balance is stated for minimizers: its row reads the polished networks that
     the certificate passes (a stalled polish is not one), the schedule's beside it; the
     observations of the trained network read the schedule's, every seed."""
-    from l2relu import claims
     from l2relu.jacot2022 import ledger
+    from l2relu.ledger import claims
 
     registry = load_registry([REPO / "workflow/claims/jacot2022.yaml"])
     registry = {k: c for k, c in registry.items() if c.target == "jacot2022_fig1"}

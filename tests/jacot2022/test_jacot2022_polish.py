@@ -7,8 +7,9 @@ import pandas as pd
 import pytest
 from conftest import judged_check, registry_files_of_repo
 
-from l2relu import claims, engine
-from l2relu.registry import load_registry
+from l2relu.ledger import claims
+from l2relu.ledger.registry import load_registry
+from l2relu.training import engine
 
 
 def test_polishing_the_plateau_lowers_every_width_and_certifies_both_networks():

@@ -16,7 +16,7 @@ from l2relu.jacot2023.data import (
     s_classes,
     screen_curves,
 )
-from l2relu.registry import load_registry
+from l2relu.ledger.registry import load_registry
 
 TASK = LatentTask(latent=6, d_in=8, d_out=7, true_rank=2, width=20, seed=3)
 
@@ -187,7 +187,7 @@ def test_the_screen_admits_the_first_injective_curves_and_curve_4_crosses_itself
 def test_settling_repeats_the_last_phase_until_the_objective_stops_moving():
     import torch
 
-    from l2relu.engine import BatchedMLP, NetworkConfig, Phase
+    from l2relu.training.engine import BatchedMLP, NetworkConfig, Phase
 
     def trained(bar, max_repeats):
         model = BatchedMLP(NetworkConfig((2, 8, 2), bias=True), [0, 1], "cpu", torch.float64)
@@ -345,8 +345,8 @@ def test_the_fig2_studys_settling_read_survives_a_job_killed_after_it(tmp_path, 
     """The class maps read at four fifths of the steps are kept in the resume directory: a job
     killed after that read and resumed reports the same settling share (and maps) as one run
     straight through, not an unknown one."""
-    from l2relu import engine
     from l2relu.jacot2023 import fig2_study
+    from l2relu.training import engine
 
     cfg = small_fig2_study(seeds=(0,))
     phases = (engine.Phase("adam", 1e-2, 50),)

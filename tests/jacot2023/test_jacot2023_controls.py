@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 from conftest import REPO, claim_status, judged, random_network, reading_status, readings_of
 
-from l2relu.claims import measured
-from l2relu.registry import load_registry, registry_files
+from l2relu.ledger.claims import measured
+from l2relu.ledger.registry import load_registry, registry_files
 
 
 def test_a_random_deep_network_has_no_low_rank_middle_and_a_large_nonlinearity_impact():

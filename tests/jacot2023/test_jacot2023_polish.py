@@ -8,8 +8,9 @@ import pytest
 from conftest import judged_check, registry_files_of_repo
 from test_jacot2023 import small_fig2_study
 
-from l2relu import claims, engine, polish
-from l2relu.registry import load_registry
+from l2relu.ledger import claims
+from l2relu.ledger.registry import load_registry
+from l2relu.training import engine, polish
 
 
 def _depth_sweep(certified):

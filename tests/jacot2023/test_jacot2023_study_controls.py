@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from conftest import REPO, judged, readings_of
 
-from l2relu.registry import load_registry, registry_files
+from l2relu.ledger.registry import load_registry, registry_files
 
 
 def test_an_identity_autoencoder_does_not_denoise():
@@ -31,7 +31,7 @@ def _relu_net(weights, biases):
     """A one-network BatchedMLP with the given layers (input layer first)."""
     import torch
 
-    from l2relu.engine import BatchedMLP
+    from l2relu.training.engine import BatchedMLP
 
     return BatchedMLP.from_weights(
         [torch.tensor(w, dtype=torch.float64)[None] for w in weights],

@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 from conftest import judged
 
-from l2relu.seeding import derive_seed
 from l2relu.timor2022 import deep, fig1, ledger, regions, theory
+from l2relu.training.seeding import derive_seed
 
 
 def cfg(variant, n=64):

@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 from conftest import claim_status, judged, readings_of
 
-from l2relu import measures
-from l2relu.claims import measured
+from l2relu.ledger.claims import measured
+from l2relu.training import measures
 
 
 def test_timor2022_rank_measures_fail_on_rank_one_weights():

@@ -5,7 +5,7 @@ import shutil
 
 from snakemake.utils import validate
 
-from l2relu.configcheck import explain, mnist_problem, unwritable
+from l2relu.startup.configcheck import explain, mnist_problem, unwritable
 from l2relu.startup.experiments import config_problem
 
 

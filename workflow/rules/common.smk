@@ -20,7 +20,7 @@ os.environ.update(
     PYTHONPATH=os.pathsep.join([str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])
 )
 
-from l2relu.resources import asked
+from l2relu.startup.resources import asked
 from l2relu.startup.experiments import mnist_subsets, steps_per_job
 
 # The jobs' software environment for `--sdm conda`: the runtime pins of pyproject.toml only

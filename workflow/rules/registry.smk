@@ -3,10 +3,10 @@
 
 from dataclasses import dataclass
 
-from l2relu import coverage
-from l2relu.codedeps import imported_files
-from l2relu.registry import COVERAGE_FILE, RegistryError, load_registry, registry_files
-from l2relu.verdict import paper_of
+from l2relu.ledger import coverage
+from l2relu.startup.codedeps import imported_files
+from l2relu.ledger.registry import COVERAGE_FILE, RegistryError, load_registry, registry_files
+from l2relu.ledger.verdict import paper_of
 
 
 # The figure registry. Each paper's rules file ends by registering its targets; targets.smk
@@ -85,7 +85,8 @@ def claims_registry(target):
     return os.path.relpath(CLAIMS_DIR / f"{paper_of(target)}.yaml")
 
 
-COVERAGE_INDEX = CLAIMS_DIR / COVERAGE_FILE  # l2relu.coverage: what share of the papers is judged
+# l2relu.ledger.coverage: what share of the papers is judged
+COVERAGE_INDEX = CLAIMS_DIR / COVERAGE_FILE
 
 
 def _load_claims():

@@ -2,7 +2,7 @@
 # `targets` and of the claims registry against the target registry. Included after every
 # paper's rules file.
 
-from l2relu.verdict import figure_title
+from l2relu.ledger.verdict import figure_title
 
 
 def _check_targets():

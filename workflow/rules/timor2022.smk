@@ -80,7 +80,7 @@ training_rule(
 )
 
 
-# The same networks carried on to a stationary point of their objective (l2relu.polish):
+# The same networks carried on to a stationary point of their objective (l2relu.training.polish):
 # Theorems 4-5 speak of optima, and read these.
 TIMOR_DEEP_POLISHED = f"{TIMOR_DEEP_RUN}/polish{TIMOR_DEEP['polish_iterations']}"
 

@@ -8,10 +8,10 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import evaluate_networks  # noqa: E402
-from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2022 import ledger  # noqa: E402
-from l2relu.registry import load_registry  # noqa: E402
+from l2relu.ledger.claims import evaluate_networks  # noqa: E402
+from l2relu.ledger.registry import load_registry  # noqa: E402
+from l2relu.training.io import write_table  # noqa: E402
 
 registry = load_registry([snakemake.input.registry])
 read = lambda paths: pd.concat(map(pd.read_csv, paths), ignore_index=True)  # noqa: E731

@@ -8,11 +8,11 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import evaluate_networks  # noqa: E402
-from l2relu.io import checkpoint_arrays, write_table  # noqa: E402
 from l2relu.jacot2022 import ledger  # noqa: E402
 from l2relu.jacot2022.fig1_study import settled_scores  # noqa: E402
-from l2relu.registry import load_registry  # noqa: E402
+from l2relu.ledger.claims import evaluate_networks  # noqa: E402
+from l2relu.ledger.registry import load_registry  # noqa: E402
+from l2relu.training.io import checkpoint_arrays, write_table  # noqa: E402
 
 params = snakemake.params
 

@@ -7,11 +7,11 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import evaluate_networks  # noqa: E402
-from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2022 import ledger, theory  # noqa: E402
-from l2relu.plateau import with_running_best  # noqa: E402
-from l2relu.registry import load_registry  # noqa: E402
+from l2relu.jacot2022.plateau import with_running_best  # noqa: E402
+from l2relu.ledger.claims import evaluate_networks  # noqa: E402
+from l2relu.ledger.registry import load_registry  # noqa: E402
+from l2relu.training.io import write_table  # noqa: E402
 
 p = snakemake.params
 registry = load_registry([snakemake.input.registry])

@@ -9,11 +9,11 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import evaluate_networks  # noqa: E402
-from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 from l2relu.jacot2023.classes import ClassesConfig, data  # noqa: E402
-from l2relu.registry import load_registry  # noqa: E402
+from l2relu.ledger.claims import evaluate_networks  # noqa: E402
+from l2relu.ledger.registry import load_registry  # noqa: E402
+from l2relu.training.io import write_table  # noqa: E402
 
 
 def runs_of(summary_paths, region_paths):

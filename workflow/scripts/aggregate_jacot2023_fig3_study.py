@@ -10,12 +10,12 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import evaluate_networks  # noqa: E402
-from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 from l2relu.jacot2023.data import curve_polyline, curve_vertices, polyline_shape  # noqa: E402
 from l2relu.jacot2023.fig3_study import intrinsic_dimension  # noqa: E402
-from l2relu.registry import load_registry  # noqa: E402
+from l2relu.ledger.claims import evaluate_networks  # noqa: E402
+from l2relu.ledger.registry import load_registry  # noqa: E402
+from l2relu.training.io import write_table  # noqa: E402
 
 inputs = snakemake.input
 read = lambda paths: pd.concat(map(pd.read_csv, paths), ignore_index=True)  # noqa: E731

@@ -9,12 +9,12 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import evaluate_networks  # noqa: E402
-from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 from l2relu.jacot2023.data import LatentTask  # noqa: E402
 from l2relu.jacot2023.rank_study import network_table  # noqa: E402
-from l2relu.registry import load_registry  # noqa: E402
+from l2relu.ledger.claims import evaluate_networks  # noqa: E402
+from l2relu.ledger.registry import load_registry  # noqa: E402
+from l2relu.training.io import load_checkpoint, write_table  # noqa: E402
 
 registry = load_registry([snakemake.input.registry])
 readings = {

@@ -7,9 +7,9 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import rows_from_registry, seed_of_claim  # noqa: E402
-from l2relu.io import write_table  # noqa: E402
+from l2relu.ledger.claims import rows_from_registry, seed_of_claim  # noqa: E402
 from l2relu.timor2022 import ledger  # noqa: E402
+from l2relu.training.io import write_table  # noqa: E402
 
 p = snakemake.params
 runs = pd.concat([pd.read_csv(f) for f in snakemake.input.runs], ignore_index=True)

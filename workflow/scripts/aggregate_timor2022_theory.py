@@ -6,11 +6,11 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import evaluate_networks, seed_of_claim  # noqa: E402
-from l2relu.io import load_checkpoint, write_table  # noqa: E402
-from l2relu.registry import load_registry  # noqa: E402
+from l2relu.ledger.claims import evaluate_networks, seed_of_claim  # noqa: E402
+from l2relu.ledger.registry import load_registry  # noqa: E402
 from l2relu.timor2022 import ledger  # noqa: E402
 from l2relu.timor2022.deep import TeacherConfig, teacher  # noqa: E402
+from l2relu.training.io import load_checkpoint, write_table  # noqa: E402
 
 p = snakemake.params
 theorem1 = pd.read_csv(snakemake.input.theorem1)

@@ -5,9 +5,9 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from l2relu import claims, coverage, verdict  # noqa: E402
-from l2relu.io import atomic_path, fail_once, write_table  # noqa: E402
-from l2relu.registry import KINDS, load_registry  # noqa: E402
+from l2relu.ledger import claims, coverage, verdict  # noqa: E402
+from l2relu.ledger.registry import KINDS, load_registry  # noqa: E402
+from l2relu.training.io import atomic_path, fail_once, write_table  # noqa: E402
 
 fail_once(snakemake.params.fail_once_marker)
 

@@ -6,9 +6,9 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.io import write_table  # noqa: E402
-from l2relu.reference import differences, rows_without_values  # noqa: E402
-from l2relu.registry import load_registry  # noqa: E402
+from l2relu.ledger.reference import differences, rows_without_values  # noqa: E402
+from l2relu.ledger.registry import load_registry  # noqa: E402
+from l2relu.training.io import write_table  # noqa: E402
 
 run = pd.read_csv(snakemake.input.ledger)
 ref = pd.read_csv(snakemake.input.reference)

@@ -8,9 +8,9 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 from l2relu.chen2024 import ledger  # noqa: E402
 from l2relu.chen2024.figures import Fig2Config, fig2_grid  # noqa: E402
 from l2relu.chen2024.lemmas import AnyDimensionConfig  # noqa: E402
-from l2relu.claims import evaluate  # noqa: E402
-from l2relu.io import write_table  # noqa: E402
-from l2relu.registry import load_registry  # noqa: E402
+from l2relu.ledger.claims import evaluate  # noqa: E402
+from l2relu.ledger.registry import load_registry  # noqa: E402
+from l2relu.training.io import write_table  # noqa: E402
 
 config = dict(snakemake.params.config)
 checks = config.pop("any_dimension")

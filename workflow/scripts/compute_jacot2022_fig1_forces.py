@@ -8,8 +8,8 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2022.fig1 import ForcesConfig, analyze  # noqa: E402
+from l2relu.training.io import load_checkpoint, write_table  # noqa: E402
 
 checkpoint = load_checkpoint(snakemake.input.checkpoint)
 arrays = {k: v.numpy() for k, v in checkpoint["arrays"].items()}

@@ -10,15 +10,15 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.claims import evaluate_networks  # noqa: E402
-from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2022.ledger import PLATEAU_NETWORK, polished_falls  # noqa: E402
 from l2relu.jacot2022.ledger import certified as plateau_certified  # noqa: E402
 from l2relu.jacot2023 import ledger  # noqa: E402
 from l2relu.jacot2023.data import LatentTask  # noqa: E402
 from l2relu.jacot2023.polishing import load_polished  # noqa: E402
 from l2relu.jacot2023.regression import krr_spectra, network_spectra  # noqa: E402
-from l2relu.registry import load_registry  # noqa: E402
+from l2relu.ledger.claims import evaluate_networks  # noqa: E402
+from l2relu.ledger.registry import load_registry  # noqa: E402
+from l2relu.training.io import load_checkpoint, write_table  # noqa: E402
 
 checkpoint = load_checkpoint(snakemake.input.checkpoint)
 arrays = {k: v.numpy() for k, v in checkpoint["arrays"].items()}

@@ -4,9 +4,9 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from l2relu.claims import rows_from_registry  # noqa: E402
-from l2relu.io import write_table  # noqa: E402
+from l2relu.ledger.claims import rows_from_registry  # noqa: E402
 from l2relu.timor2022 import fig1, ledger, regions  # noqa: E402
+from l2relu.training.io import write_table  # noqa: E402
 
 p = snakemake.params
 x, _ = fig1.data(p.x1, p.x2)

@@ -6,8 +6,8 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from l2relu.chen2024 import ledger  # noqa: E402
 from l2relu.chen2024.figures import Fig3Config, fig3_tables  # noqa: E402
-from l2relu.claims import rows_from_registry  # noqa: E402
-from l2relu.io import write_table  # noqa: E402
+from l2relu.ledger.claims import rows_from_registry  # noqa: E402
+from l2relu.training.io import write_table  # noqa: E402
 
 config = dict(snakemake.params.config)
 boxes = tuple(tuple(box) for box in config.pop("boxes"))

@@ -5,8 +5,8 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2022 import alignment, covariances, theory  # noqa: E402
+from l2relu.training.io import write_table  # noqa: E402
 
 p = snakemake.params
 write_table(theory.prop13_table(p.bipartite_n), snakemake.output.prop13)

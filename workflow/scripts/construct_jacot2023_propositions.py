@@ -5,8 +5,8 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2023 import constructions  # noqa: E402
+from l2relu.training.io import write_table  # noqa: E402
 
 p = snakemake.params.constructions
 cfg = constructions.ConstructionsConfig(**p | {"leaky_slopes": tuple(p["leaky_slopes"])})

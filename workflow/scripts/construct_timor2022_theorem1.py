@@ -4,7 +4,7 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from l2relu.io import write_table  # noqa: E402
 from l2relu.timor2022.theory import theorem1_table  # noqa: E402
+from l2relu.training.io import write_table  # noqa: E402
 
 write_table(theorem1_table(snakemake.params.n_datasets), snakemake.output.table)

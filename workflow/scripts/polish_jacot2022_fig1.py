@@ -8,10 +8,10 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from l2relu.engine import checkpointing  # noqa: E402
-from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2022.fig1 import Fig1Config, polish  # noqa: E402
-from l2relu.polish import save_polished  # noqa: E402
+from l2relu.training.engine import checkpointing  # noqa: E402
+from l2relu.training.io import load_checkpoint, write_table  # noqa: E402
+from l2relu.training.polish import save_polished  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 checkpoint = load_checkpoint(snakemake.input.checkpoint)

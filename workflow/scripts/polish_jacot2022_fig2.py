@@ -10,9 +10,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import torch  # noqa: E402
 
-from l2relu.engine import checkpointing  # noqa: E402
-from l2relu.io import load_checkpoint, save_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2022.fig2 import polish_width  # noqa: E402
+from l2relu.training.engine import checkpointing  # noqa: E402
+from l2relu.training.io import load_checkpoint, save_checkpoint, write_table  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 with checkpointing(snakemake.params.resume, snakemake.config["checkpoint_every_s"]):

@@ -8,10 +8,10 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import torch  # noqa: E402
 
-from l2relu.engine import checkpointing  # noqa: E402
-from l2relu.io import checkpoint_arrays, write_table  # noqa: E402
 from l2relu.jacot2023.classes import ClassesConfig, polish_panels  # noqa: E402
-from l2relu.polish import save_polished  # noqa: E402
+from l2relu.training.engine import checkpointing  # noqa: E402
+from l2relu.training.io import checkpoint_arrays, write_table  # noqa: E402
+from l2relu.training.polish import save_polished  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 checkpoint, arrays = checkpoint_arrays(snakemake.input.checkpoint)

@@ -9,11 +9,11 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from l2relu.engine import checkpointing  # noqa: E402
-from l2relu.io import atomic_path, checkpoint_arrays, write_table  # noqa: E402
 from l2relu.jacot2023.fig2_study import StudyConfig  # noqa: E402
 from l2relu.jacot2023.polishing import polish_fig2_study  # noqa: E402
-from l2relu.polish import save_polished  # noqa: E402
+from l2relu.training.engine import checkpointing  # noqa: E402
+from l2relu.training.io import atomic_path, checkpoint_arrays, write_table  # noqa: E402
+from l2relu.training.polish import save_polished  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 checkpoint, arrays = checkpoint_arrays(snakemake.input.checkpoint)

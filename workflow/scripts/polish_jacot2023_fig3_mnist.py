@@ -10,11 +10,11 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import torch  # noqa: E402
 
-from l2relu.engine import checkpointing  # noqa: E402
-from l2relu.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023.autoencoders import NoiseConfig  # noqa: E402
 from l2relu.jacot2023.polishing import polish_mnist  # noqa: E402
-from l2relu.polish import save_polished  # noqa: E402
+from l2relu.training.engine import checkpointing  # noqa: E402
+from l2relu.training.io import load_checkpoint, write_table  # noqa: E402
+from l2relu.training.polish import save_polished  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 checkpoint = load_checkpoint(snakemake.input.checkpoint)

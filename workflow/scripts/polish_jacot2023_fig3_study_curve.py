@@ -9,11 +9,11 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 import torch  # noqa: E402
 
-from l2relu.engine import checkpointing  # noqa: E402
-from l2relu.io import checkpoint_arrays, write_table  # noqa: E402
 from l2relu.jacot2023.autoencoders import CurveData  # noqa: E402
 from l2relu.jacot2023.polishing import polish_curves  # noqa: E402
-from l2relu.polish import save_polished  # noqa: E402
+from l2relu.training.engine import checkpointing  # noqa: E402
+from l2relu.training.io import checkpoint_arrays, write_table  # noqa: E402
+from l2relu.training.polish import save_polished  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 checkpoint, arrays = checkpoint_arrays(snakemake.input.checkpoint)

@@ -10,10 +10,10 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import torch  # noqa: E402
 
-from l2relu.engine import checkpointing  # noqa: E402
-from l2relu.io import checkpoint_arrays, write_table  # noqa: E402
 from l2relu.jacot2023.polishing import polish_mnist_study  # noqa: E402
-from l2relu.polish import save_polished  # noqa: E402
+from l2relu.training.engine import checkpointing  # noqa: E402
+from l2relu.training.io import checkpoint_arrays, write_table  # noqa: E402
+from l2relu.training.polish import save_polished  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 checkpoint, arrays = checkpoint_arrays(snakemake.input.checkpoint)

@@ -8,8 +8,8 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.io import write_table  # noqa: E402
 from l2relu.jacot2023.data import screen_curves  # noqa: E402
+from l2relu.training.io import write_table  # noqa: E402
 
 p = snakemake.params
 screen = pd.DataFrame(screen_curves(p.curve_width, p.first, p.n_curves))

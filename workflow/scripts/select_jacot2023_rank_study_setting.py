@@ -9,8 +9,8 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.io import atomic_path  # noqa: E402
 from l2relu.jacot2023.rank_study import deepest_setting  # noqa: E402
+from l2relu.training.io import atomic_path  # noqa: E402
 
 runs = pd.concat([pd.read_csv(path) for path in snakemake.input.runs], ignore_index=True)
 runs["fits"] = (runs.loss / runs.output_variance <= snakemake.params.fit_bar) & ~runs.diverged

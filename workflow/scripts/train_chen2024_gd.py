@@ -7,8 +7,8 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import torch  # noqa: E402
 
 from l2relu.chen2024.theory import TheoryConfig, gradient_descent  # noqa: E402
-from l2relu.engine import checkpointing  # noqa: E402
-from l2relu.io import write_table  # noqa: E402
+from l2relu.training.engine import checkpointing  # noqa: E402
+from l2relu.training.io import write_table  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 # a killed job resumes from its last save on the next run

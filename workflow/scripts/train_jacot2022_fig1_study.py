@@ -8,9 +8,9 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from l2relu.engine import checkpointing  # noqa: E402
-from l2relu.io import save_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2022.fig1_study import KEPT, StudyConfig, train  # noqa: E402
+from l2relu.training.engine import checkpointing  # noqa: E402
+from l2relu.training.io import save_checkpoint, write_table  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 config = snakemake.params.config

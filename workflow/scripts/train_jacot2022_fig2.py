@@ -8,9 +8,9 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from l2relu.engine import checkpointing, stacked_arrays  # noqa: E402
-from l2relu.io import save_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2022.fig2 import Fig2Config, train_width  # noqa: E402
+from l2relu.training.engine import checkpointing, stacked_arrays  # noqa: E402
+from l2relu.training.io import save_checkpoint, write_table  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 # a killed job resumes from its last save on the next run

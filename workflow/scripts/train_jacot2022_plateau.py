@@ -9,9 +9,9 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from l2relu.engine import checkpointing  # noqa: E402
-from l2relu.io import atomic_path, write_table  # noqa: E402
 from l2relu.jacot2022.theory import PlateauConfig, train_plateau  # noqa: E402
+from l2relu.training.engine import checkpointing  # noqa: E402
+from l2relu.training.io import atomic_path, write_table  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 fields = snakemake.params.config | {"widths": tuple(snakemake.params.config["widths"])}

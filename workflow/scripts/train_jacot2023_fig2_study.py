@@ -8,9 +8,9 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from l2relu.engine import checkpointing, phases_from_config  # noqa: E402
-from l2relu.io import atomic_path, save_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023.fig2_study import StudyConfig, train  # noqa: E402
+from l2relu.training.engine import checkpointing, phases_from_config  # noqa: E402
+from l2relu.training.io import atomic_path, save_checkpoint, write_table  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 cfg = StudyConfig.from_dict(snakemake.params.study)

@@ -9,9 +9,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import torch  # noqa: E402
 
-from l2relu.engine import checkpointing, phases_from_config  # noqa: E402
-from l2relu.io import atomic_path, save_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023.autoencoders import Architecture, NoiseConfig, mnist_experiment  # noqa: E402
+from l2relu.training.engine import checkpointing, phases_from_config  # noqa: E402
+from l2relu.training.io import atomic_path, save_checkpoint, write_table  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 # a killed job resumes from its last save on the next run

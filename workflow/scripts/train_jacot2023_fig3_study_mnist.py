@@ -9,10 +9,10 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from l2relu.engine import checkpointing, phases_from_config  # noqa: E402
-from l2relu.io import save_checkpoint, write_table  # noqa: E402
 from l2relu.jacot2023.autoencoders import Settling  # noqa: E402
 from l2relu.jacot2023.fig3_study import train_mnist  # noqa: E402
+from l2relu.training.engine import checkpointing, phases_from_config  # noqa: E402
+from l2relu.training.io import save_checkpoint, write_table  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 study = snakemake.params.study

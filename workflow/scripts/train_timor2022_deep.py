@@ -7,9 +7,9 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import torch  # noqa: E402
 
-from l2relu.engine import checkpointing  # noqa: E402
-from l2relu.io import save_checkpoint, write_table  # noqa: E402
 from l2relu.timor2022.deep import DeepConfig, TeacherConfig, run  # noqa: E402
+from l2relu.training.engine import checkpointing  # noqa: E402
+from l2relu.training.io import save_checkpoint, write_table  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
 # a killed job resumes from its last save on the next run

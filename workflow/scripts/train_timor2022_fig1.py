@@ -4,8 +4,8 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from l2relu.io import save_checkpoint, write_table  # noqa: E402
 from l2relu.timor2022.fig1 import Fig1Config, config_dict, run  # noqa: E402
+from l2relu.training.io import save_checkpoint, write_table  # noqa: E402
 
 params = snakemake.params.config
 cfg = Fig1Config(**params | {"x1": tuple(params["x1"]), "x2": tuple(params["x2"])})

@@ -6,8 +6,8 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from pathlib import Path  # noqa: E402
 
-from l2relu import verdict  # noqa: E402
-from l2relu.io import atomic_path  # noqa: E402
+from l2relu.ledger import verdict  # noqa: E402
+from l2relu.training.io import atomic_path  # noqa: E402
 
 rows = verdict.read_rows(snakemake.input.rows)
 with atomic_path(snakemake.output[0]) as tmp:

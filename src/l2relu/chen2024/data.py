@@ -3,7 +3,7 @@ that is not clustered (Fig. 3)."""
 
 import numpy as np
 
-from l2relu.seeding import rng_for
+from l2relu.training.seeding import rng_for
 
 
 def clustered(m: int, q: int, per_class: int, spread: float, seed: int):

@@ -6,7 +6,7 @@ import pandas as pd
 
 from l2relu.chen2024 import lemmas
 from l2relu.chen2024.truncation import orthant_aperture
-from l2relu.claims import measured
+from l2relu.ledger.claims import measured
 
 # The registry's name of each construction.
 NAME = {"prop4.1": "prop41", "cor4.2": "cor42", "thm5.2": "thm52"}

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from l2relu import measures
 from l2relu.chen2024.truncation import cone_layer, orthant_aperture, shrink_factor, truncation_map
+from l2relu.training import measures
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import torch
 
-from l2relu import engine
 from l2relu.chen2024 import construction, data
-from l2relu.seeding import derive_seed
+from l2relu.training import engine
+from l2relu.training.seeding import derive_seed
 
 # The three networks built on every data set: widths of the Q hidden layers.
 ARCHITECTURES = {

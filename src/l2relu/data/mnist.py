@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from l2relu.seeding import rng_for
+from l2relu.training.seeding import rng_for
 
 # SHA-256 of the four files as distributed (gzip-compressed IDX).
 IDX_SHA256 = {

@@ -9,7 +9,7 @@ import pandas as pd
 import torch
 
 from l2relu.jacot2022 import forces
-from l2relu.seeding import rng_for
+from l2relu.training.seeding import rng_for
 
 # The factor alpha of the copies: positive (aligned, as ReLU's homogeneity needs) and negative
 # (the statement's alpha in R).

@@ -10,7 +10,7 @@ from itertools import pairwise
 import numpy as np
 import pandas as pd
 
-from l2relu.seeding import rng_for
+from l2relu.training.seeding import rng_for
 
 
 @dataclass(frozen=True)

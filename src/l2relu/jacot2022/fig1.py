@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import torch
 
-from l2relu import engine
 from l2relu.jacot2022 import forces
-from l2relu.seeding import derive_seed
+from l2relu.training import engine
+from l2relu.training.seeding import derive_seed
 
 # The bias input, Z^sigma = (sigma(Z); beta 1^T): 1 in the paper, and what the engine's biases are.
 BETA = 1.0
@@ -67,10 +67,10 @@ def train(cfg: Fig1Config, data: dict, device="auto", log=None):
 
 def polish(cfg: Fig1Config, data: dict, arrays: dict, iterations: int, device="auto"):
     """The trained network (`arrays`, as train() returns them) carried on to a stationary point
-    of its own objective, cross-entropy + lam ||W||^2, in float64 (l2relu.polish). Returns the
-    polished arrays, in train()'s layout, and the certificate of both networks (column
-    `network`: schedule, polished)."""
-    from l2relu import polish as polishing
+    of its own objective, cross-entropy + lam ||W||^2, in float64 (l2relu.training.polish).
+    Returns the polished arrays, in train()'s layout, and the certificate of both networks
+    (column `network`: schedule, polished)."""
+    from l2relu.training import polish as polishing
 
     x = torch.tensor(data["x_train"].T, dtype=torch.float64)
     y = torch.tensor(np.searchsorted(cfg.digits, data["y_train"]))

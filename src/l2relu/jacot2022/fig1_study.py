@@ -20,10 +20,10 @@ import numpy as np
 import pandas as pd
 import torch
 
-from l2relu import engine
 from l2relu.jacot2022 import forces
 from l2relu.jacot2022.fig1 import computes_a_constant, reading_angles
-from l2relu.seeding import derive_seed
+from l2relu.training import engine
+from l2relu.training.seeding import derive_seed
 
 INPUTS = ("raw", "centred")
 # the prefix of the arrays kept at four fifths of the steps, beside the final ones
@@ -123,13 +123,13 @@ def polish_study(
 ):
     """A job's networks (`arrays` as the job saved them, `runs` its records) each carried on to
     a stationary point of cross-entropy + lam ||theta||^2 on the reduced inputs, in float64, each
-    alone (l2relu.polish). The part of W_1 outside the inputs' span, which train() leaves
+    alone (l2relu.training.polish). The part of W_1 outside the inputs' span, which train() leaves
     decaying, has no data gradient and is 0 at every stationary point of the full objective: the
     polished networks lie in the span, whole. Returns their arrays (the final ones and the
     reduced inputs; nothing kept at four fifths), `runs` with the polished loss and objective
     (at four fifths: NaN), and the certificate of both networks of each, of the reduced
     objective (the schedule's decaying rest left out), with the job's setting and seed."""
-    from l2relu import polish
+    from l2relu.training import polish
 
     final = {k: v for k, v in arrays.items() if k[0] in "wb"}
     x = torch.tensor(arrays["inputs"], dtype=torch.float64)

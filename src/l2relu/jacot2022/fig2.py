@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import torch
 
-from l2relu import engine
-from l2relu.plateau import with_running_best
-from l2relu.seeding import derive_seed, rng_for
+from l2relu.jacot2022.plateau import with_running_best
+from l2relu.training import engine
+from l2relu.training.seeding import derive_seed, rng_for
 
 # One plateau curve per data set and lambda.
 CURVE = ["dataset", "lam"]
@@ -129,11 +129,11 @@ def train_width(cfg: Fig2Config, data: dict, device="auto", log=None):
 
 def polish_width(dataset: str, data: dict, runs: pd.DataFrame, arrays: dict, iterations: int):
     """One width's trained networks (`arrays`, one per row of its `runs`) polished to a
-    stationary point of their objective, each alone, in float64 on the CPU (l2relu.polish).
+    stationary point of their objective, each alone, in float64 on the CPU (l2relu.training.polish).
     Returns `runs` with the polished networks' objective, training and test losses, the
     polished networks' arrays, and the certificate of both networks of each row (column
     `network`; `lam` and `trial` name the row)."""
-    from l2relu import polish
+    from l2relu.training import polish
 
     loss = "cross_entropy" if dataset == "mnist" else "mse"
     x = torch.tensor(data["x_train"].T, dtype=torch.float64)

@@ -4,11 +4,11 @@
 import numpy as np
 import pandas as pd
 
-from l2relu import stationarity
-from l2relu.certificate_rows import settled_fall_measurements
-from l2relu.claims import diverged_runs, measured
 from l2relu.jacot2022 import theory
-from l2relu.plateau import plateau_onset, plateau_onset_on_log_scale, rise_beyond_spread
+from l2relu.jacot2022.plateau import plateau_onset, plateau_onset_on_log_scale, rise_beyond_spread
+from l2relu.ledger.certificate_rows import settled_fall_measurements
+from l2relu.ledger.claims import diverged_runs, measured
+from l2relu.training import stationarity
 
 ONSET_FIG2 = "jacot2022.fig2.plateau_onset"
 TEST_BELOW_TRAIN = "jacot2022.fig2.test_below_train"

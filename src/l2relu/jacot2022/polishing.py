@@ -1,13 +1,14 @@
 """The plateau runs' networks (each width's best restart, Props. 14-15) carried on to a
-stationary point of their own objective (1/N)||Y_hat - Y||^2 + lam ||W||^2 (l2relu.polish), so
-that the plateau is read on minima rather than on where the training budget stopped."""
+stationary point of their own objective (1/N)||Y_hat - Y||^2 + lam ||W||^2
+(l2relu.training.polish), so that the plateau is read on minima rather than on where the training
+budget stopped."""
 
 import numpy as np
 import pandas as pd
 import torch
 
-from l2relu import engine, polish
 from l2relu.jacot2022.theory import PlateauConfig, plateau_data
+from l2relu.training import engine, polish
 
 
 def _width_network(networks, width: int, bias: bool) -> engine.BatchedMLP | None:

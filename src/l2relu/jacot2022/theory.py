@@ -7,10 +7,10 @@ import numpy as np
 import pandas as pd
 import torch
 
-from l2relu import engine
 from l2relu.jacot2022 import forces
-from l2relu.plateau import plateau_onset, with_running_best
-from l2relu.seeding import derive_seed, rng_for
+from l2relu.jacot2022.plateau import plateau_onset, with_running_best
+from l2relu.training import engine
+from l2relu.training.seeding import derive_seed, rng_for
 
 # One plateau curve per data set.
 CURVE = ["setting", "N"]

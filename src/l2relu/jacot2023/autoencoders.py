@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import torch
 
-from l2relu import engine
 from l2relu.jacot2023.data import curve_points, curve_polyline
-from l2relu.seeding import derive_seed, rng_for
+from l2relu.training import engine
+from l2relu.training.seeding import derive_seed, rng_for
 
 
 @dataclass(frozen=True)

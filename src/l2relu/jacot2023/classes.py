@@ -8,9 +8,9 @@ import pandas as pd
 import torch
 from scipy import ndimage
 
-from l2relu import engine, polish
 from l2relu.jacot2023.data import s_classes
-from l2relu.seeding import derive_seed
+from l2relu.training import engine, polish
+from l2relu.training.seeding import derive_seed
 
 SHAPES = ("inverted_s",)
 
@@ -94,7 +94,7 @@ def class_maps(model: engine.BatchedMLP, cfg: ClassesConfig, width: int, lams, r
 def polish_panels(arrays: dict, cfg: ClassesConfig, width: int, lams, iterations: int, device):
     """The networks of one depth trained with L2 (lambda > 0; without it cross-entropy has no
     minimum: it falls as the weights grow) polished to a stationary point of cross-entropy +
-    lambda ||W||^2 (l2relu.polish), each alone. Returns their class maps and summary
+    lambda ||W||^2 (l2relu.training.polish), each alone. Returns their class maps and summary
     (class_maps), their arrays (stacked, in the order of their lambdas) and the certificate of
     both networks of each (column lam)."""
     regularized = [i for i, lam in enumerate(lams) if lam > 0]

@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 
 from l2relu.jacot2023 import interpolation, krr, rank
-from l2relu.measures import numerical_rank
-from l2relu.seeding import rng_for
+from l2relu.training.measures import numerical_rank
+from l2relu.training.seeding import rng_for
 
 
 @dataclass(frozen=True)

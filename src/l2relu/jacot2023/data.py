@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from l2relu.seeding import rng_for
+from l2relu.training.seeding import rng_for
 
 SCALES = ("he", "torch")
 

@@ -12,10 +12,10 @@ import numpy as np
 import pandas as pd
 import torch
 
-from l2relu import engine
 from l2relu.jacot2023.classes import count_tripoints
 from l2relu.jacot2023.data import inverted_s
-from l2relu.seeding import derive_seed, rng_for
+from l2relu.training import engine
+from l2relu.training.seeding import derive_seed, rng_for
 
 STROKE_SAMPLES = 4001  # points a stroke is sampled on to measure a point's distance to it
 

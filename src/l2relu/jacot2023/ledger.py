@@ -6,13 +6,13 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from l2relu import stationarity
-from l2relu.certificate_rows import settled_fall_measurements
-from l2relu.claims import diverged_runs, measured
 from l2relu.jacot2022.ledger import seeds_certified
 from l2relu.jacot2023 import widths
 from l2relu.jacot2023.rank import read_rank
 from l2relu.jacot2023.regression import network
+from l2relu.ledger.certificate_rows import settled_fall_measurements
+from l2relu.ledger.claims import diverged_runs, measured
+from l2relu.training import stationarity
 
 MIDDLE_RANK = "jacot2023.fig1.middle_layers_rank"
 KRR_FULL_RANK = "jacot2023.krr.krr_jacobian_full_rank"

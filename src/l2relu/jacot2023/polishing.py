@@ -1,17 +1,17 @@
-"""Trained networks carried on to a stationary point of their own objective (l2relu.polish):
-Fig. 1's task (Fig. 1, the depth sweep, the rank study), the Fig. 2 study's classifiers and
-Fig. 3's autoencoders, with what the ledger reads of the polished networks and the certificate
-of both networks. Kept apart from the training modules, so that training does not depend on
-the polish's code."""
+"""Trained networks carried on to a stationary point of their own objective
+(l2relu.training.polish): Fig. 1's task (Fig. 1, the depth sweep, the rank study), the Fig. 2
+study's classifiers and Fig. 3's autoencoders, with what the ledger reads of the polished
+networks and the certificate of both networks. Kept apart from the training modules, so that
+training does not depend on the polish's code."""
 
 import numpy as np
 import pandas as pd
 import torch
 
-from l2relu import engine, polish
-from l2relu.io import load_checkpoint
 from l2relu.jacot2023 import autoencoders, fig2_study, fig3_study
 from l2relu.jacot2023.data import LatentTask
+from l2relu.training import engine, polish
+from l2relu.training.io import load_checkpoint
 
 
 def polish_fit(
@@ -19,7 +19,7 @@ def polish_fit(
 ):
     """Networks `indices` of a checkpoint of `task` (Fig. 1's, the depth sweep's) polished to a
     stationary point of their objective (1/N)||f(X) - Y||^2 + (lambda / L)||W||^2
-    (l2relu.polish), in float64, each alone. Returns their arrays (stacked, in the order of
+    (l2relu.training.polish), in float64, each alone. Returns their arrays (stacked, in the order of
     `indices`), their run summaries (the columns of `fit`'s that the ledger reads, one row a
     network) and the certificate of both networks of each (column `network`: schedule or
     polished; column `index`: the network's in the checkpoint; the schedule's objective fall is
@@ -58,8 +58,8 @@ def polish_study(
 ):
     """Every network of one of the rank study's checkpoints (one per lambda and seed, `runs` in
     the checkpoint's order) polished to a stationary point of its own objective
-    (1/N)||f(X) - Y||^2 + (lambda / L)||W||^2 (l2relu.polish), in float64, each alone with its
-    own lambda. Returns the polished arrays (stacked as the checkpoint's), `runs` with the
+    (1/N)||f(X) - Y||^2 + (lambda / L)||W||^2 (l2relu.training.polish), in float64, each alone
+    with its own lambda. Returns the polished arrays (stacked as the checkpoint's), `runs` with the
     polished networks' loss, objective and ||W||^2/L, and the certificate of both networks of
     each (columns `index`, the network's in the checkpoint, and the run's scale, lam_factor,
     lam, depth and seed)."""
@@ -127,7 +127,8 @@ def polish_mnist(arrays: dict, summary: dict, data: dict, lam: float, noise, ite
 def polish_fig2_study(arrays: dict, cfg: fig2_study.StudyConfig, iterations: int, device="auto"):
     """The networks of one (family, depth) trained with L2 (lambda > 0: without it
     cross-entropy has no minimum, it falls as the weights grow), each polished alone on its
-    seed's data set to a stationary point of cross-entropy + lambda ||W||^2 (l2relu.polish).
+    seed's data set to a stationary point of cross-entropy + lambda ||W||^2
+    (l2relu.training.polish).
     `arrays`: fig2_study.train's networks. Returns, for the polished networks (in
     fig2_study.networks_of's order), train's tables and maps (no last-fifth columns: polishing
     has no schedule to watch), their arrays and the certificate of both networks of each

@@ -9,7 +9,6 @@ import numpy as np
 import pandas as pd
 import torch
 
-from l2relu import engine
 from l2relu.jacot2023 import rank, trace
 from l2relu.jacot2023.data import LatentTask
 from l2relu.jacot2023.regression import (
@@ -18,6 +17,7 @@ from l2relu.jacot2023.regression import (
     network,
     prediction_mse,
 )
+from l2relu.training import engine
 
 
 @dataclass(frozen=True)

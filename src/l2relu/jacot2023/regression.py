@@ -7,10 +7,10 @@ import numpy as np
 import pandas as pd
 import torch
 
-from l2relu import engine
 from l2relu.jacot2023 import krr, rank, trace
 from l2relu.jacot2023.data import LatentTask
-from l2relu.seeding import derive_seed
+from l2relu.training import engine
+from l2relu.training.seeding import derive_seed
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ its checkpoint keeps what it traced before the kill (engine.resume_file)."""
 import pandas as pd
 import torch
 
-from l2relu import engine
+from l2relu.training import engine
 
 COLUMNS = ["network", "step", "loss", "norm_per_layer"]
 

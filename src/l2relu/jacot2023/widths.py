@@ -4,7 +4,7 @@ deeper networks: the lowest loss at every narrow width, at N(N + 1) and at 2N(N 
 
 import pandas as pd
 
-from l2relu.plateau import plateau_onset
+from l2relu.jacot2022.plateau import plateau_onset
 
 # the two groups of widths, trained as separate jobs so that the narrow networks are not padded
 # to the widest (jacot2022.theory.train_plateau trains a group in one batch)

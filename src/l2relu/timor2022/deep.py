@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import torch
 
-from l2relu import engine, measures, polish
-from l2relu.seeding import derive_seed, rng_for
 from l2relu.timor2022 import theory
+from l2relu.training import engine, measures, polish
+from l2relu.training.seeding import derive_seed, rng_for
 
 
 @dataclass(frozen=True)
@@ -148,9 +148,10 @@ def _metrics(model, xt, target, teacher_cfg: TeacherConfig, cfg: DeepConfig, b: 
 def polish_run(arrays: dict, teacher_cfg: TeacherConfig, cfg: DeepConfig, runs, iterations: int,
                device="auto"):  # fmt: skip
     """The networks of a `run` (its checkpoint's arrays, its metrics `runs`) polished to a
-    stationary point of their objective (l2relu.polish). Returns their metrics (as `run`'s, the
-    divergence record of `runs`, and the objective's fall over the polish's second half), their
-    arrays, and the certificate of both networks (column network: schedule or polished)."""
+    stationary point of their objective (l2relu.training.polish). Returns their metrics (as
+    `run`'s, the divergence record of `runs`, and the objective's fall over the polish's second
+    half), their arrays, and the certificate of both networks (column network: schedule or
+    polished)."""
     x, target, teacher_weights = teacher(teacher_cfg)
     b = theory.balanced_frobenius(teacher_weights)
     dev = engine.pick_device(device)

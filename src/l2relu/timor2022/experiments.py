@@ -38,7 +38,7 @@ EXPERIMENTS = (
     Experiment(
         "timor2022_fig1",
         ("fig1",),
-        # the compiled 2x2x2 loop (l2relu.twolayer): no PyTorch job to time at its shape
+        # the compiled 2x2x2 loop (l2relu.training.twolayer): no PyTorch job to time at its shape
         (Training("train_timor2022_fig1", steps=lambda c: c["timor2022"]["fig1"]["steps"]),),
     ),
     Experiment("timor2022_fig2", ("regions",)),

@@ -5,8 +5,8 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
-from l2relu import measures, twolayer
-from l2relu.seeding import rng_for
+from l2relu.training import measures, twolayer
+from l2relu.training.seeding import rng_for
 
 # How the paper's text and its authors' code differ (see docs/replication/timor2022.md).
 VARIANTS = {

@@ -4,10 +4,10 @@
 import numpy as np
 import pandas as pd
 
-from l2relu import measures, stationarity
-from l2relu.claims import diverged_runs, measured
+from l2relu.ledger.claims import diverged_runs, measured
 from l2relu.timor2022 import fig1 as fig1_mod
 from l2relu.timor2022 import regions, theory
+from l2relu.training import measures, stationarity
 
 
 def _weights(runs: pd.DataFrame, layer: str) -> np.ndarray:

@@ -3,9 +3,9 @@
 import numpy as np
 import pandas as pd
 
-from l2relu import measures
-from l2relu.seeding import rng_for
 from l2relu.timor2022 import regions
+from l2relu.training import measures
+from l2relu.training.seeding import rng_for
 
 
 def theorem1_network(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

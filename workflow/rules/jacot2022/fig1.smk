@@ -37,7 +37,7 @@ training_rule(
 )
 
 
-# The same network carried on to a stationary point of its objective (l2relu.polish): the
+# The same network carried on to a stationary point of its objective (l2relu.training.polish): the
 # statement about minimizers reads it, the paper's observations the schedule's network.
 J22_FIG1_POLISHED = "{run}/polish{iterations}".format(
     run=J22_FIG1_RUN, iterations=J22_FIG1["polish_iterations"]

@@ -59,8 +59,8 @@ training_rule(
 
 
 # Every setting's networks carried on to a stationary point of their objective
-# (l2relu.polish): the ledger reads the paper's observations on the schedule's networks, these
-# beside them.
+# (l2relu.training.polish): the ledger reads the paper's observations on the schedule's networks,
+# these beside them.
 J22_STUDY_POLISHED = f"{J22_STUDY_RUN}/polish{J22_STUDY['polish_iterations']}"
 
 

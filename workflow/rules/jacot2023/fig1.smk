@@ -30,8 +30,8 @@ training_rule(
 )
 
 
-# The same networks carried on to a stationary point of their objective (l2relu.polish), one
-# job a seed: the statements about minima read these, the paper's training's the schedule's.
+# The same networks carried on to a stationary point of their objective (l2relu.training.polish),
+# one job a seed: the statements about minima read these, the paper's training's the schedule's.
 J23_FIG1_POLISHED = "{run}/polish{iterations}/s{{seed}}".format(
     run=J23_FIG1_RUN, iterations=J23_FIG1["polish_iterations"]
 )

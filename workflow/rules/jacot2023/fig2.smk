@@ -42,8 +42,8 @@ training_rule(
 
 
 # The networks trained with L2 carried on to a stationary point of their objective
-# (l2relu.polish): the ledger reads the paper's observations on the schedule's networks, these
-# beside them.
+# (l2relu.training.polish): the ledger reads the paper's observations on the schedule's networks,
+# these beside them.
 J23_FIG2_POLISHED = f"{J23_FIG2_RUN}/polish{J23_FIG2['polish_iterations']}"
 J23_FIG2_EVERY = {"depth": J23_FIG2_DEPTHS, "seed": J23_FIG2_SEEDS}
 

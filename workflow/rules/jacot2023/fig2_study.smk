@@ -60,7 +60,7 @@ training_rule(
 
 
 # The networks trained with L2 carried on to a stationary point of their objective
-# (l2relu.polish), each on its seed's data: the ledger reads the study on both.
+# (l2relu.training.polish), each on its seed's data: the ledger reads the study on both.
 J23_FIG2_STUDY_POLISHED = f"{J23_FIG2_STUDY_RUN}/polish{J23_FIG2_STUDY['polish_iterations']}"
 
 

@@ -64,7 +64,7 @@ training_rule(
 )
 
 
-# Each autoencoder carried on to a stationary point of its objective (l2relu.polish): the
+# Each autoencoder carried on to a stationary point of its objective (l2relu.training.polish): the
 # ledger reads the paper's observations on the schedule's networks, these beside them.
 J23_CURVE_POLISHED = f"{J23_CURVE_RUN}/polish{J23_FIG3['polish_iterations']}"
 J23_MNIST_POLISHED = f"{J23_MNIST_RUN}/polish{J23_FIG3['polish_iterations']}"

@@ -103,7 +103,7 @@ training_rule(
 
 
 # Every autoencoder carried on, on its own data, to a stationary point of its objective
-# (l2relu.polish): the ledger reads the study on both networks.
+# (l2relu.training.polish): the ledger reads the study on both networks.
 J23_STUDY_POLISH = f"polish{J23_FIG3_STUDY['polish_iterations']}"
 
 

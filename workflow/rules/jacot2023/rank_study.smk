@@ -84,8 +84,9 @@ training_rule(
 J23_RANK_SWEPT = expand(J23_RANK_RUN, scale=J23_RANK["scales"], depth=J23_RANK["depths"]) + [
     J23_RANK_SELECTED
 ]
-# Every network of each run carried on to a stationary point of its objective (l2relu.polish),
-# one job a run (either training rule's): the Jacobian's rank, stated at minima, reads these.
+# Every network of each run carried on to a stationary point of its objective
+# (l2relu.training.polish), one job a run (either training rule's): the Jacobian's rank, stated at
+# minima, reads these.
 J23_RANK_POLISHED = "{{run}}/polish{iterations}".format(iterations=J23_RANK["polish_iterations"])
 
 

@@ -1,4 +1,4 @@
-"""The replication ledger.
+"""The ledger's rows: a target's measurements judged against their registry entries.
 
 What each paper states, and how a measurement is judged against it, is written in the claims
 registry (`workflow/claims/<paper>.yaml`, one entry per claim, with the history of its changes).
@@ -6,7 +6,7 @@ The ledger builders of each paper only measure: they return `Measurement`s keyed
 id, and `evaluate` turns them into ledger rows with the entry's criterion. Pass/fail thresholds
 live in the registry and nowhere else.
 
-The kinds (empirical, exact, check) are explained in l2relu.registry.
+The kinds (empirical, exact, check) are explained in l2relu.ledger.registry.
 """
 
 import json
@@ -16,7 +16,7 @@ from statistics import median
 
 import pandas as pd
 
-from l2relu.registry import (
+from l2relu.ledger.registry import (
     FAILED_PRECONDITION,
     Claim,
     RegistryError,

@@ -22,7 +22,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from l2relu.io import atomic_path, code_version
+from l2relu.training.io import atomic_path, code_version
 
 LOSSES = ("mse_half_sum", "mse", "mse_mean", "cross_entropy", "logistic")
 OPTIMIZERS = ("gd", "adam")

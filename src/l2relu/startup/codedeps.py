@@ -11,7 +11,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]
 NAME = PACKAGE.name
 
 
@@ -34,7 +34,7 @@ def source_code(path: Path) -> str:
 
 def _module_file(dotted: str) -> Path | None:
     """`l2relu.jacot2022.fig2` -> its .py file (or package __init__.py); None if neither
-    exists (e.g. `from l2relu.engine import train` names a function, not a module)."""
+    exists (e.g. `from l2relu.training.engine import train` names a function, not a module)."""
     base = PACKAGE.joinpath(*dotted.split(".")[1:])
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):
         if candidate.is_file():
@@ -50,8 +50,9 @@ def _package_of(path: Path) -> list[str]:
 @cache
 def _imported_names(path: Path) -> frozenset[str]:
     """Every dotted name of this package that the file imports, or may import (for
-    `from l2relu import engine`, both `l2relu` and `l2relu.engine`). Cached: the rules ask
-    for the same modules hundreds of times at parse time."""
+    `from l2relu.training import engine`, `l2relu`, `l2relu.training` and
+    `l2relu.training.engine`). Cached: the rules ask for the same modules hundreds of times at
+    parse time."""
     tree = ast.parse(source_code(path), filename=str(path))
     names = set()
     for node in ast.walk(tree):

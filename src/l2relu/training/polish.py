@@ -21,9 +21,9 @@ import numpy as np
 import pandas as pd
 import torch
 
-from l2relu import engine
-from l2relu.io import code_version, save_checkpoint
-from l2relu.stationarity import stalled
+from l2relu.training import engine
+from l2relu.training.io import code_version, save_checkpoint
+from l2relu.training.stationarity import stalled
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ import re
 
 import pandas as pd
 
-from l2relu import coverage
-from l2relu.claims import STATUSES, primary
-from l2relu.registry import Claim
+from l2relu.ledger import coverage
+from l2relu.ledger.claims import STATUSES, primary
+from l2relu.ledger.registry import Claim
 
 STATUS_WORDS = {
     "pass": "replicated",
@@ -372,6 +372,6 @@ def read_rows(path) -> pd.DataFrame:
 
 def notebook_analysis(rows_path, registry_path) -> str:
     """analysis_markdown of a target's rows file and its paper's registry file."""
-    from l2relu.registry import load_registry
+    from l2relu.ledger.registry import load_registry
 
     return analysis_markdown(read_rows(rows_path), load_registry([registry_path]))

@@ -1,5 +1,5 @@
-"""What a polish's certificate says (l2relu.polish writes it): read by the ledger builders, so
-free of PyTorch."""
+"""What a polish's certificate says (l2relu.training.polish writes it): read by the ledger
+builders, so free of PyTorch."""
 
 import math
 

@@ -1,6 +1,6 @@
 """The README's verdict, written from the default reference ledger so that no count or
-status there is typed by hand: `python -m l2relu.readme` rewrites the part of README.md
-between its markers, `python -m l2relu.readme --check` says whether it is current."""
+status there is typed by hand: `python -m l2relu.ledger.readme` rewrites the part of README.md
+between its markers, `python -m l2relu.ledger.readme --check` says whether it is current."""
 
 import argparse
 import sys
@@ -9,11 +9,14 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from l2relu import verdict
-from l2relu.claims import STATUSES, primary
-from l2relu.registry import Claim, load_registry, registry_files
+from l2relu.ledger import verdict
+from l2relu.ledger.claims import STATUSES, primary
+from l2relu.ledger.registry import Claim, load_registry, registry_files
 
-BEGIN = "<!-- verdict: written by `python -m l2relu.readme` from reference/default; do not edit -->"
+BEGIN = (
+    "<!-- verdict: written by `python -m l2relu.ledger.readme` from reference/default; "
+    "do not edit -->"
+)
 END = "<!-- end of the verdict -->"
 
 
@@ -90,7 +93,9 @@ def main(argv=None) -> int:
     readme, written = current(args.repo)
     if args.check:
         if readme != written:
-            print("README.md's verdict is not the reference ledger's: python -m l2relu.readme")
+            print(
+                "README.md's verdict is not the reference ledger's: python -m l2relu.ledger.readme"
+            )
             return 1
         return 0
     (args.repo / "README.md").write_text(written)

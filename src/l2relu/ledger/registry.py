@@ -67,9 +67,9 @@ OPTIONAL_FIELDS = {
     "network": (
         "which network a claim about trained networks reads as its primary: 'polished' (a "
         "statement about minima or optima: the network polished to a stationary point of its "
-        "objective, src/l2relu/polish.py) or 'schedule' (a statement of what the paper's training "
-        "showed, or one true of any weights: the network at the end of the paper's schedule); "
-        "the ledger reads both and says whether their statuses agree"
+        "objective, src/l2relu/training/polish.py) or 'schedule' (a statement of what the "
+        "paper's training showed, or one true of any weights: the network at the end of the "
+        "paper's schedule); the ledger reads both and says whether their statuses agree"
     ),
     "reference_tol": (
         "how far (a share of the larger) a value may move between two builds and still be the "
@@ -145,8 +145,9 @@ PRECONDITIONS = {
     ),
     "stationary": (
         "the polished network is certified stationary: its objective fell by at most its "
-        "target's certificate bar over the polish's second half (src/l2relu/polish.py); a network "
-        "not yet at a minimum is not one the statement is about"
+        "target's certificate bar over the polish's second half "
+        "(src/l2relu/training/polish.py); a network not yet at a minimum is not one the "
+        "statement is about"
     ),
 }
 # how the ledger names a seed that fails each
@@ -355,7 +356,7 @@ def entry_state(claim: Claim) -> str:
     return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:12]
 
 
-# the coverage index (l2relu.coverage) sits beside the registry files and is not one of them
+# the coverage index (l2relu.ledger.coverage) sits beside the registry files and is not one of them
 COVERAGE_FILE = "coverage.yaml"
 
 

@@ -1,9 +1,10 @@
 """Reference ledgers: a ledger saved with where it came from (reference/<scale>/claims.csv and
 provenance.yaml), and the rows of a new ledger whose value or verdict differs from it.
 
-    python -m l2relu.reference save LEDGER DEST --wall-time-s S [--overlay FILE ...]
-    python -m l2relu.reference update LEDGER DEST --target T [--target ...] --wall-time-s S ...
-    python -m l2relu.reference table A B --registry workflow/claims/*.yaml [--gaps]
+    python -m l2relu.ledger.reference save LEDGER DEST --wall-time-s S [--overlay FILE ...]
+    python -m l2relu.ledger.reference update LEDGER DEST --target T [--target ...] \
+        --wall-time-s S ...
+    python -m l2relu.ledger.reference table A B --registry workflow/claims/*.yaml [--gaps]
 
 `save` saves LEDGER (a results/claims.csv) as DEST/claims.csv beside DEST/provenance.yaml: the
 commit of the working tree, the date, the machine, the device and the wall time of the build.
@@ -27,7 +28,7 @@ from types import SimpleNamespace
 import pandas as pd
 import yaml
 
-from l2relu.verdict import held
+from l2relu.ledger.verdict import held
 
 KEY = ["claim_id", "claim", "reading"]
 # the columns that carry a verdict, compared exactly; the values are compared per seed
@@ -322,7 +323,7 @@ def side_by_side(a: Path, b: Path, registry_paths, width: int = 48, gaps: bool =
     """A markdown table of the rows of b's targets in the references a and b, matched by claim
     and case, in b's order (a's rows b lacks after them): each side's value (n_hold/n_seeds,
     status), the verdict's change, and with `gaps` the largest gap between a seed's values."""
-    from l2relu.registry import load_registry
+    from l2relu.ledger.registry import load_registry
 
     registry = load_registry([Path(p) for p in registry_paths])
     measures = {k: c.measure for k, c in registry.items()}

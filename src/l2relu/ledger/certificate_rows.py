@@ -1,12 +1,12 @@
 """The measurements of a target's certificate check: how far each polished network's objective
-still fell over its polish's second half (l2relu.stationarity reads the certificate), one
-measurement per group of networks. A ledger builder's, kept out of l2relu.stationarity, which
-the polish itself imports."""
+still fell over its polish's second half (l2relu.training.stationarity reads the certificate),
+one measurement per group of networks. A ledger builder's, kept out of
+l2relu.training.stationarity, which the polish itself imports."""
 
 import pandas as pd
 
-from l2relu import stationarity
-from l2relu.claims import measured
+from l2relu.ledger.claims import measured
+from l2relu.training import stationarity
 
 
 def settled_fall_measurements(claim_id, certificates: pd.DataFrame, by, order: list, case) -> list:
