@@ -5,7 +5,8 @@ import re
 
 from conftest import REPO
 
-from l2relu.ledger import readme, verdict
+from l2relu.ledger import docs as generated_docs
+from l2relu.ledger import verdict
 from l2relu.ledger.registry import load_registry, registry_files
 
 README = (REPO / "README.md").read_text()
@@ -20,29 +21,29 @@ def _registry():
 
 
 def test_the_readmes_verdict_is_the_default_reference_ledgers():
-    written, generated = readme.current(REPO)
+    written, generated = generated_docs.current(REPO)
     assert written == generated, (
-        "python -m l2relu.ledger.readme rewrites it from the reference ledger"
+        "python -m l2relu.ledger.docs rewrites it from the reference ledger"
     )
-    counts = verdict.verdict_counts(readme.default_rows(REPO))
+    counts = verdict.verdict_counts(generated_docs.default_rows(REPO))
     assert verdict.md_table(verdict.VERDICT_HEADER, counts)[2] in README
 
 
 def test_the_readmes_verdict_sees_a_changed_status_and_lists_a_claim_that_fails():
-    ledger = readme.default_rows(REPO)
+    ledger = generated_docs.default_rows(REPO)
     chosen = ledger.index[(ledger.kind == "empirical") & (ledger.status == "pass")][0]
     claim_id = ledger.claim_id[chosen]
     assert f"[`{claim_id}`]" not in README
     ledger.loc[chosen, "status"] = "fail"
-    changed = readme.section(ledger, _registry())
+    changed = generated_docs.section(ledger, _registry())
     assert changed not in README
     assert f"[`{claim_id}`]" in changed and "failed in 1 case" in changed
 
 
 def test_the_readmes_verdict_leaves_out_checks_and_passing_claims():
-    lines = readme.not_replicated(readme.default_rows(REPO), _registry())
+    lines = generated_docs.not_replicated(generated_docs.default_rows(REPO), _registry())
     listed = {line.split("`")[1] for line in lines}
-    rows = verdict.primary(readme.default_rows(REPO))
+    rows = verdict.primary(generated_docs.default_rows(REPO))
     assert listed == set(rows.claim_id[(rows.status != "pass") & (rows.kind != "check")])
 
 

@@ -1,6 +1,7 @@
-"""The README's verdict, written from the default reference ledger so that no count or
-status there is typed by hand: `python -m l2relu.ledger.readme` rewrites the part of README.md
-between its markers, `python -m l2relu.ledger.readme --check` says whether it is current."""
+"""The parts of the docs written from the ledger, so that no count or status there is typed
+by hand: README.md's verdict (from the default reference ledger) and docs/ledger.md's coverage
+table (from the coverage index). `python -m l2relu.ledger.docs` rewrites each between its
+markers; `--check` says whether they are current."""
 
 import argparse
 import sys
@@ -9,15 +10,20 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from l2relu.ledger import verdict
+from l2relu.ledger import coverage, verdict
 from l2relu.ledger.claims import STATUSES, primary
 from l2relu.ledger.registry import Claim, load_registry, registry_files
 
 BEGIN = (
-    "<!-- verdict: written by `python -m l2relu.ledger.readme` from reference/default; "
+    "<!-- verdict: written by `python -m l2relu.ledger.docs` from reference/default; "
     "do not edit -->"
 )
 END = "<!-- end of the verdict -->"
+COVERAGE_BEGIN = (
+    "<!-- coverage: written by `python -m l2relu.ledger.docs` from workflow/claims/coverage.yaml; "
+    "do not edit -->"
+)
+COVERAGE_END = "<!-- end of the coverage -->"
 
 
 def default_rows(repo: Path) -> pd.DataFrame:
@@ -70,12 +76,13 @@ def section(ledger: pd.DataFrame, registry: dict[str, Claim]) -> str:
     return "\n".join(lines)
 
 
-def rewritten(readme: str, generated: str) -> str:
-    """`readme` with its verdict markers' part replaced by `generated`."""
-    if readme.count(BEGIN) != 1 or readme.count(END) != 1:
-        raise ValueError("README.md: its verdict markers are missing or repeated")
-    head, rest = readme.split(BEGIN)
-    return head + generated + rest.split(END, 1)[1]
+def rewritten(text: str, generated: str, begin: str = BEGIN, end: str = END) -> str:
+    """`text` with the part between its markers `begin` and `end` replaced by `generated`
+    (which holds the markers)."""
+    if text.count(begin) != 1 or text.count(end) != 1:
+        raise ValueError(f"markers missing or repeated: {begin}")
+    head, rest = text.split(begin)
+    return head + generated + rest.split(end, 1)[1]
 
 
 def current(repo: Path) -> tuple[str, str]:
@@ -85,20 +92,33 @@ def current(repo: Path) -> tuple[str, str]:
     return readme, rewritten(readme, section(default_rows(repo), registry))
 
 
+def coverage_section(repo: Path) -> str:
+    """docs/ledger.md's coverage table: the index's items counted, paper by paper."""
+    items = coverage.load_coverage(repo / "workflow/claims/coverage.yaml")
+    table = verdict.md_table(coverage.HEADER, coverage.table_rows(items))
+    return "\n".join([COVERAGE_BEGIN, "", *table, "", COVERAGE_END])
+
+
+def current_coverage(repo: Path) -> tuple[str, str]:
+    """docs/ledger.md as it is and as the coverage index writes it."""
+    ledger_doc = (repo / "docs/ledger.md").read_text()
+    generated = coverage_section(repo)
+    return ledger_doc, rewritten(ledger_doc, generated, COVERAGE_BEGIN, COVERAGE_END)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--check", action="store_true", help="only say whether it is current")
+    parser.add_argument("--check", action="store_true", help="only say whether they are current")
     parser.add_argument("--repo", type=Path, default=Path("."))
     args = parser.parse_args(argv)
-    readme, written = current(args.repo)
+    files = {"README.md": current(args.repo), "docs/ledger.md": current_coverage(args.repo)}
+    stale = [name for name, (text, written) in files.items() if text != written]
     if args.check:
-        if readme != written:
-            print(
-                "README.md's verdict is not the reference ledger's: python -m l2relu.ledger.readme"
-            )
-            return 1
-        return 0
-    (args.repo / "README.md").write_text(written)
+        for name in stale:
+            print(f"{name}: not what the ledger writes; run python -m l2relu.ledger.docs")
+        return 1 if stale else 0
+    for name in stale:
+        (args.repo / name).write_text(files[name][1])
     return 0
 
 
