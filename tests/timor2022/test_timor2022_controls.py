@@ -306,6 +306,33 @@ def test_timor2022_standin_and_rescaling_rows_fail_on_unbalanced_or_changed_netw
     assert claim_status(rows, t22.RESCALING_IDS[4]) == ["fail"]
 
 
+def test_timor2022_deepened_teacher_row_fails_where_the_construction_does_not_hold():
+    """App. D's N' from Theorem 4's teacher reproduces its outputs at the bound's norm at every
+    depth; from Theorem 5's teacher (outputs of both signs, which the width-1 ReLU layers cut),
+    or on targets the teacher does not fit, the row fails."""
+    from l2relu.timor2022 import constructions
+    from l2relu.timor2022 import ledger as t22
+    from l2relu.timor2022.deep import TeacherConfig, teacher
+
+    def row(theorem, fits=True):
+        x, y, weights = teacher(TeacherConfig(theorem, 20, 5, 4, 0))
+        if theorem == 5:
+            y = constructions.outputs(weights, x)[0]  # the teacher's own signed outputs
+        if not fits:
+            y = y + 0.1
+        teachers = {depth: (x, y, weights) for depth in (3, 6, 12)}
+        return claim_status(t22.construction_claims(teachers), t22.DEEPENED_TEACHER)
+
+    assert row(4) == ["pass"] * 3
+    assert row(5) == ["fail"] * 3
+    assert row(4, fits=False) == ["fail"] * 3
+    x, y, weights = teacher(TeacherConfig(4, 20, 5, 4, 0))
+    deeper, b = constructions.deepened_for_theorem4(weights, 6)
+    squared = sum(float((w**2).sum()) for w in deeper)
+    assert squared == pytest.approx(6 * b ** (2 * 2 / 6), rel=1e-12)  # Eq. (18) with equality
+    assert constructions.outputs(deeper, x)[0] == pytest.approx(y, rel=1e-12)
+
+
 def test_timor2022_theorem3_row_fails_where_the_runs_stop_short():
     """Theorem 3 under its own initialization: runs stopped after 10 steps end nowhere near
     zero loss, so no run is in E and every law fails; run to the end, every law holds."""

@@ -35,6 +35,16 @@ def networks(tables, checkpoints) -> pd.DataFrame:
     return ledger.mark_best(deep)
 
 
+def theorem4_teachers(checkpoints) -> dict:
+    """Theorem 4's teacher (x, y, layers) at each depth k' its networks were trained to."""
+    configs = [load_checkpoint(path)["config"] for path in checkpoints]
+    return {
+        c["deep"]["depth"]: teacher(TeacherConfig(**c["teacher"]))
+        for c in configs
+        if c["teacher"]["theorem"] == 4
+    }
+
+
 deep = networks(snakemake.input.deep, snakemake.input.deep_weights)
 polished = networks(snakemake.input.polished, snakemake.input.polished_weights)
 fig1_runs = pd.concat([pd.read_csv(f) for f in snakemake.input.fig1_runs], ignore_index=True)
@@ -51,6 +61,7 @@ measurements += ledger.zero_v_claims(p.x1, p.x2, **p.zero_v)
 measurements += ledger.standin_claims(deep)
 measurements += ledger.theorem3_claims(p.x1, p.x2, p.claim_seeds, p.converged_loss, **p.theorem3)
 measurements += ledger.certificate_claims(polished)
+measurements += ledger.construction_claims(theorem4_teachers(snakemake.input.deep_weights))
 bar = registry[ledger.POLISHED_STATIONARY].criterion.bounds()[1]
 on_polished = ledger.ratio_claims(polished, bar) + ledger.standin_claims(polished)
 write_table(deep, snakemake.output.deep)

@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 
 from l2relu.ledger.claims import diverged_runs, measured
+from l2relu.timor2022 import constructions, regions, theory
 from l2relu.timor2022 import fig1 as fig1_mod
-from l2relu.timor2022 import regions, theory
 from l2relu.training import measures, stationarity
 
 
@@ -296,6 +296,22 @@ def standin_claims(deep: pd.DataFrame) -> list:
         count = int(r.rescaling_violation.sum())
         ms.append(measured(RESCALING_IDS[thm], count, detail=f"of {len(r)} networks"))
     return ms
+
+
+DEEPENED_TEACHER = "timor2022.theory.eq18_deepened_teacher"
+
+
+def construction_claims(teachers: dict) -> list:
+    """App. D's N' built from Theorem 4's teacher, one row per depth k' of the sweep.
+    `teachers`: {k': (x, y, the teacher's layers)}."""
+    return [
+        measured(
+            DEEPENED_TEACHER,
+            constructions.theorem4_construction_gap(weights, x, y, depth),
+            f"k' = {depth}",
+        )
+        for depth, (x, y, weights) in sorted(teachers.items())
+    ]
 
 
 THEOREM3 = "timor2022.theory.thm3_own_initialization"
