@@ -13,12 +13,14 @@ import argparse
 from side_by_side import compare
 
 from l2relu.jacot2022 import fig2
+from l2relu.jacot2022.data import teacher_data
 
 ONE_RUN = """
 import torch
 from l2relu.jacot2022 import fig2
+from l2relu.jacot2022.data import teacher_data
 torch.set_num_threads(1)
-data = fig2.teacher_data(1000, 1000, [50, 10, 10, 10], 0)
+data = teacher_data(1000, 1000, [50, 10, 10, 10], 0)
 cfg = fig2.Fig2Config("teacher", {width}, (1e-6,), 1, 1.0, {steps}, 1e-3, 0, 0.05, 0, {seed})
 fig2.run(cfg, data, device="cpu")
 """
@@ -34,7 +36,7 @@ def main():
     import torch
 
     torch.set_num_threads(1)
-    data = fig2.teacher_data(1000, 1000, [50, 10, 10, 10], 0)
+    data = teacher_data(1000, 1000, [50, 10, 10, 10], 0)
     print(f"{args.networks} networks per width, {args.steps} Adam steps each, 1 thread")
 
     def batched(width):

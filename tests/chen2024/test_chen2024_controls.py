@@ -11,6 +11,7 @@ import pytest
 from conftest import claim_status, judged, readings_of
 
 from l2relu.ledger.claims import measured
+from l2relu.timor2022.data import two_points
 
 
 def test_chen2024_first_layer_rows_fail_for_a_map_that_truncates_nothing():
@@ -42,9 +43,9 @@ def test_lemma3_fails_for_opposite_rows_and_remark21_for_the_unsquared_norm():
     square, and holds under the two identities."""
     from l2relu.chen2024 import ledger as chen
     from l2relu.chen2024 import lemmas
-    from l2relu.timor2022 import fig1, theory
+    from l2relu.timor2022 import theory
 
-    x, y = fig1.data((1.0, 0.99), (-1.0, 0.99))
+    x, y = two_points((1.0, 0.99), (-1.0, 0.99))
     claim_id = "timor2022.theory.lemma3_rank_one_needs_opposite_rows"
     same_sign = theory.lemma3_losses(x, y, 40, ("test", "same"))
     opposite = theory.lemma3_losses(x, y, 40, ("test", "opposite"), sign=-1.0)

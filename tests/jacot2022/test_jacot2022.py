@@ -6,6 +6,7 @@ import pytest
 from conftest import REPO, judged, killed_and_resumed
 
 from l2relu.jacot2022 import theory
+from l2relu.jacot2022.data import bipartite_incidence, teacher_data
 from l2relu.jacot2022.plateau import (
     plateau_onset,
     plateau_onset_on_log_scale,
@@ -25,13 +26,13 @@ DEGREES = {"5 deg": {"angle_deg": 5}, "2 deg": {"angle_deg": 2}}  # two readings
 
 def test_bipartite_incidence_has_n2_over_4_edges_and_no_triangle():
     for n in (2, 4, 6, 10):
-        e = theory.bipartite_incidence(n)
+        e = bipartite_incidence(n)
         assert e.shape == (n * n // 4, n)
         assert (e.sum(axis=1) == 2).all()  # every edge has two endpoints
         adjacency = e.T @ e - np.diag(np.diag(e.T @ e))
         assert theory.triangles(adjacency) == 0
     with pytest.raises(ValueError):
-        theory.bipartite_incidence(5)
+        bipartite_incidence(5)
 
 
 def test_triangles_are_counted():
@@ -154,10 +155,9 @@ def test_a_shallow_bipartite_run_reaches_the_representation_cost():
 
 
 def test_teacher_data_is_a_deterministic_function_of_its_seed():
-    from l2relu.jacot2022 import fig2
 
-    a = fig2.teacher_data(20, 10, [5, 4, 4, 3], seed=0)
-    b = fig2.teacher_data(20, 10, [5, 4, 4, 3], seed=0)
+    a = teacher_data(20, 10, [5, 4, 4, 3], seed=0)
+    b = teacher_data(20, 10, [5, 4, 4, 3], seed=0)
     assert a["x_train"].shape == (20, 5) and a["y_train"].shape == (20, 3)
     np.testing.assert_array_equal(a["y_test"], b["y_test"])
 
@@ -165,7 +165,7 @@ def test_teacher_data_is_a_deterministic_function_of_its_seed():
 def test_fig2_trains_every_lambda_and_trial_and_picks_the_best():
     from l2relu.jacot2022 import fig2
 
-    data = fig2.teacher_data(30, 10, [4, 3, 3, 2], seed=0)
+    data = teacher_data(30, 10, [4, 3, 3, 2], seed=0)
     cfg = fig2.Fig2Config("teacher", 4, (1e-3, 1e-6), 2, 1.0, 50, 1e-2, 10, 0.01, 0, 0)
     runs = fig2.run(cfg, data, device="cpu")
     assert len(runs) == 4 and set(runs.lam) == {1e-3, 1e-6}

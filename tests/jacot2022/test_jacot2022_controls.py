@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 from conftest import REPO, claim_status, judged, random_network, reading_status, readings_of
 
+from l2relu.jacot2022.data import bipartite_incidence
 from l2relu.ledger.claims import measured
 from l2relu.ledger.registry import load_registry, registry_files
 
@@ -165,7 +166,7 @@ def test_jacot2022_remark23_measures_fail_for_other_weights():
     from l2relu.jacot2022 import ledger, theory
 
     n = 4
-    b = theory.bipartite_incidence(n).T @ theory.bipartite_incidence(n)
+    b = bipartite_incidence(n).T @ bipartite_incidence(n)
     off = theory.shallow_representation(1.01 * np.sqrt(n / 2) * np.eye(n), np.sqrt(2 / n) * b, b)
     remark23 = pd.DataFrame([{"N": n, "width_N_error": off["error"], "width_N_norm": off["norm"]}])
     prop13, _, prop1, prop19 = _no_constructions()

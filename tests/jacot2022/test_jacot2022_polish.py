@@ -97,7 +97,8 @@ def test_a_fig2_trial_with_an_uncertified_width_is_left_out_of_the_minimum_again
 def test_polishing_a_fig2_width_lowers_each_networks_objective_and_keeps_its_rows():
     import numpy as np
 
-    from l2relu.jacot2022.fig2 import Fig2Config, polish_width, teacher_data, train_width
+    from l2relu.jacot2022.data import teacher_data
+    from l2relu.jacot2022.fig2 import Fig2Config, polish_width, train_width
 
     data = teacher_data(40, 20, (5, 6, 3), 0)
     cfg = Fig2Config("teacher", 4, (1e-3, 1e-4), 2, 1.0, 200, 1e-2, 50, 0.05, 0, 0, "float64")

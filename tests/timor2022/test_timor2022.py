@@ -5,7 +5,8 @@ import pandas as pd
 import pytest
 from conftest import judged
 
-from l2relu.timor2022 import deep, fig1, ledger, regions, theory
+from l2relu.timor2022 import fig1, ledger, regions, theory
+from l2relu.timor2022.data import TeacherConfig, teacher, two_points
 from l2relu.training.seeding import derive_seed
 
 
@@ -38,7 +39,7 @@ def test_initialization_is_reproducible_and_independent_of_the_batch():
 
 
 def test_experiment_data_are_unit_inputs_just_past_a_right_angle():
-    x, y = fig1.data((1.0, 0.99), (-1.0, 0.99))
+    x, y = two_points((1.0, 0.99), (-1.0, 0.99))
     np.testing.assert_allclose(np.linalg.norm(x, axis=0), 1.0)
     assert np.pi / 2 < theory.input_angle(x) < np.pi / 2 + 0.02
     np.testing.assert_array_equal(y, np.eye(2))
@@ -147,8 +148,8 @@ def test_theorem4_5_bounds():
 
 @pytest.mark.parametrize("theorem", [4, 5])
 def test_teacher_realizes_the_data_with_balanced_layers(theorem):
-    tc = deep.TeacherConfig(theorem=theorem, n_points=8, input_dim=4, width=6, seed=0)
-    x, target, (w1, w2) = deep.teacher(tc)
+    tc = TeacherConfig(theorem=theorem, n_points=8, input_dim=4, width=6, seed=0)
+    x, target, (w1, w2) = teacher(tc)
     out = (w2 @ np.maximum(w1 @ x, 0.0))[0]
     assert np.linalg.norm(w1) == pytest.approx(np.linalg.norm(w2))
     np.testing.assert_allclose(np.linalg.norm(x, axis=0), 1.0)
@@ -162,7 +163,7 @@ def test_teacher_realizes_the_data_with_balanced_layers(theorem):
 
 def test_lemma6_on_an_exact_zero_loss_solution():
     """Neurons on the unit circle inside S_1 / S_2, near x_1 / x_2: Lemma 6 holds."""
-    x, _ = fig1.data((1.0, 0.99), (-1.0, 0.99))
+    x, _ = two_points((1.0, 0.99), (-1.0, 0.99))
     w = x.T[None].copy()  # w_i = x_i
     applies, in_f = theory.lemma6_membership(w, np.full((1, 2), 1e-4), np.full((1, 2), 1e-4), *x.T)
     assert applies.all() and in_f.all()

@@ -9,6 +9,7 @@ import pytest
 from conftest import claim_status, judged, readings_of
 
 from l2relu.ledger.claims import measured
+from l2relu.timor2022.data import two_points
 from l2relu.training import measures
 
 
@@ -152,9 +153,9 @@ def test_lemma9_balance_fails_when_a_neuron_ends_unbalanced():
 def test_lemma7_fails_for_a_neuron_active_on_both_inputs():
     """A neuron in S_1 moves along x_1; one active on both inputs (outside the hypothesis) does
     not, and the row's measure on it fails."""
-    from l2relu.timor2022 import fig1, theory
+    from l2relu.timor2022 import theory
 
-    x, y = fig1.data((1.0, 0.99), (-1.0, 0.99))
+    x, y = two_points((1.0, 0.99), (-1.0, 0.99))
     claim_id = "timor2022.theory.lemma7_gradient_along_x"
     own = theory.lemma7_sines(x, y, 50, ("test", "own")).max()
     both = theory.lemma7_sines(x, y, 50, ("test", "both"), region="both").max()
@@ -198,9 +199,9 @@ def test_timor2022_assumption_rows_fail_on_data_that_break_them():
 def test_lemma6_intervals_fail_on_a_rescaled_network_and_hold_on_its_original():
     """(c W, V / c) keeps the function and the regions; c = 1.5 and 0.8 take ||w_i|| out of
     (sqrt(3)/2, U_i), the angle unchanged."""
-    from l2relu.timor2022 import fig1, theory
+    from l2relu.timor2022 import theory
 
-    x, _ = fig1.data((1.0, 0.99), (-1.0, 0.99))
+    x, _ = two_points((1.0, 0.99), (-1.0, 0.99))
     w = x.T[None].copy()  # w_i = x_i: unit norms, angle theta
     r0 = np.full((1, 2), 1e-4)
     for c, norm_ok in ((1.0, True), (1.5, False), (0.8, False)):
@@ -245,9 +246,9 @@ def test_the_opening_of_s_tells_pi_minus_theta_from_theta():
 def test_timor2022_lemma_2_4_5_8_rows_fail_where_their_hypotheses_are_broken():
     """Lemma 2 without exclusive rows, Lemma 5 from networks with both rows alive (they fit),
     Lemma 8 off zero loss and Lemma 4 with a converged run whose row sits in D all fail."""
-    from l2relu.timor2022 import fig1, ledger, theory
+    from l2relu.timor2022 import ledger, theory
 
-    x, y = fig1.data((1.0, 0.99), (-1.0, 0.99))
+    x, y = two_points((1.0, 0.99), (-1.0, 0.99))
     for claim_id in ("lemma2_exclusive_rows_fit", "lemma5_dead_row_stays", "lemma8_norm_bound"):
         ms = ledger.lemma_2_5_8_claims((1.0, 0.99), (-1.0, 0.99), 40)
         assert claim_status(ms, f"timor2022.theory.{claim_id}") == ["pass"]
@@ -312,7 +313,7 @@ def test_timor2022_deepened_teacher_row_fails_where_the_construction_does_not_ho
     or on targets the teacher does not fit, the row fails."""
     from l2relu.timor2022 import constructions
     from l2relu.timor2022 import ledger as t22
-    from l2relu.timor2022.deep import TeacherConfig, teacher
+    from l2relu.timor2022.data import TeacherConfig, teacher
 
     def row(theorem, fits=True):
         x, y, weights = teacher(TeacherConfig(theorem, 20, 5, 4, 0))
@@ -350,9 +351,9 @@ def test_timor2022_lemmas_10_to_13_fail_from_a_random_v_or_with_an_overshooting_
     """From v(0) = 0 at a small step every run keeps Lemmas 10-13; a Gaussian V(0) (outside the
     lemmas) breaks Lemmas 11-13, and a step of 1.0 (gradient descent no longer following the
     flow) breaks all four."""
-    from l2relu.timor2022 import fig1, ledger, theory
+    from l2relu.timor2022 import ledger, theory
 
-    x, y = fig1.data((1.0, 0.99), (-1.0, 0.99))
+    x, y = two_points((1.0, 0.99), (-1.0, 0.99))
     ids = ledger.ZERO_V_IDS | {"lemma13": "timor2022.theory.lemma13_converges_in_own_regions"}
 
     def statuses(**kwargs):
@@ -370,9 +371,9 @@ def test_lemma12_set_g_flags_each_of_its_conditions_alone():
     """outside_g on crafted states of two runs (the second untouched): w_1 moved off x_1, moved
     back along -x_1, v off span{y}, a loss above L(t'), and v . phi > 0 each flag only the
     condition they break."""
-    from l2relu.timor2022 import fig1, theory
+    from l2relu.timor2022 import theory
 
-    x, _ = fig1.data((1.0, 0.99), (-1.0, 0.99))
+    x, _ = two_points((1.0, 0.99), (-1.0, 0.99))
     w_start = np.stack([np.eye(2), np.eye(2)])
     loss_start = np.full((2, 2), 0.1)
     base = dict(off=np.zeros((2, 2), bool), push=np.full((2, 2), -0.01), loss=loss_start.copy())

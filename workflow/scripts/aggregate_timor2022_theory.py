@@ -9,7 +9,7 @@ import pandas as pd  # noqa: E402
 from l2relu.ledger.claims import evaluate_networks, seed_of_claim  # noqa: E402
 from l2relu.ledger.registry import load_registry  # noqa: E402
 from l2relu.timor2022 import ledger  # noqa: E402
-from l2relu.timor2022.deep import TeacherConfig, teacher  # noqa: E402
+from l2relu.timor2022.data import TeacherConfig, teacher  # noqa: E402
 from l2relu.training.io import load_checkpoint, write_table  # noqa: E402
 
 p = snakemake.params

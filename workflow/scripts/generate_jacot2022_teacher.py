@@ -6,7 +6,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import numpy as np  # noqa: E402
 
-from l2relu.jacot2022.fig2 import teacher_data  # noqa: E402
+from l2relu.jacot2022.data import teacher_data  # noqa: E402
 from l2relu.training.io import atomic_path  # noqa: E402
 
 p = snakemake.params

@@ -8,7 +8,8 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 import torch  # noqa: E402
 
-from l2relu.timor2022.deep import DeepConfig, TeacherConfig, polish_run  # noqa: E402
+from l2relu.timor2022.data import TeacherConfig  # noqa: E402
+from l2relu.timor2022.deep import DeepConfig, polish_run  # noqa: E402
 from l2relu.training.engine import checkpointing  # noqa: E402
 from l2relu.training.io import load_checkpoint, write_table  # noqa: E402
 from l2relu.training.polish import save_polished  # noqa: E402

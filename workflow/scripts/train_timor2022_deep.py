@@ -7,7 +7,8 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import torch  # noqa: E402
 
-from l2relu.timor2022.deep import DeepConfig, TeacherConfig, run  # noqa: E402
+from l2relu.timor2022.data import TeacherConfig  # noqa: E402
+from l2relu.timor2022.deep import DeepConfig, run  # noqa: E402
 from l2relu.training.engine import checkpointing  # noqa: E402
 from l2relu.training.io import save_checkpoint, write_table  # noqa: E402
 

@@ -9,7 +9,7 @@ import torch
 
 from l2relu.jacot2022.plateau import with_running_best
 from l2relu.training import engine
-from l2relu.training.seeding import derive_seed, rng_for
+from l2relu.training.seeding import derive_seed
 
 # One plateau curve per data set and lambda.
 CURVE = ["dataset", "lam"]
@@ -29,29 +29,6 @@ class Fig2Config:
     log_every: int
     seed: int
     dtype: str = "float64"  # float type of the parameters, data and arithmetic
-
-
-def teacher_data(n: int, n_test: int, widths, seed: int) -> dict:
-    """Gaussian inputs and the outputs of a fixed ReLU teacher of the given widths (input first)
-    with Gaussian He-scaled weights and no bias."""
-    rng = rng_for("jacot2022", "teacher", tuple(widths), seed)
-    weights = [
-        rng.standard_normal((o, i)) * np.sqrt(2 / i)
-        for i, o in zip(widths[:-1], widths[1:], strict=True)
-    ]
-
-    def teacher(x):
-        for w in weights[:-1]:
-            x = np.maximum(w @ x, 0.0)
-        return weights[-1] @ x
-
-    x, x_test = rng.standard_normal((widths[0], n)), rng.standard_normal((widths[0], n_test))
-    return {
-        "x_train": x.T,
-        "y_train": teacher(x).T,
-        "x_test": x_test.T,
-        "y_test": teacher(x_test).T,
-    }
 
 
 def _targets(data: dict, dataset: str, split: str, dtype) -> torch.Tensor:

@@ -8,26 +8,13 @@ import pandas as pd
 import torch
 
 from l2relu.jacot2022 import forces
+from l2relu.jacot2022.data import bipartite_incidence
 from l2relu.jacot2022.plateau import plateau_onset, with_running_best
 from l2relu.training import engine
 from l2relu.training.seeding import derive_seed, rng_for
 
 # One plateau curve per data set.
 CURVE = ["setting", "N"]
-
-
-def bipartite_incidence(n: int) -> np.ndarray:
-    """Edge-vertex matrix E (k x N) of the complete bipartite graph on two halves of N vertices."""
-    if n % 2:
-        raise ValueError("the complete bipartite construction needs an even N")
-    half = n // 2
-    rows = []
-    for a in range(half):
-        for b in range(half, n):
-            edge = np.zeros(n)
-            edge[[a, b]] = 1.0
-            rows.append(edge)
-    return np.array(rows)
 
 
 def triangles(adjacency: np.ndarray) -> int:

@@ -5,6 +5,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
+from l2relu.timor2022.data import two_points
 from l2relu.training import measures, twolayer
 from l2relu.training.seeding import rng_for
 
@@ -28,12 +29,6 @@ class Fig1Config:
     converged_loss: float  # a run converged when its final loss is below this, 1e-4 in the paper
     x1: tuple[float, float]  # first input before normalization, (1, 0.99)
     x2: tuple[float, float]  # second input before normalization, (-1, 0.99)
-
-
-def data(x1, x2) -> tuple[np.ndarray, np.ndarray]:
-    """X with the normalized inputs as columns, Y = (e1, e2)."""
-    cols = [np.asarray(x, dtype=float) / np.linalg.norm(x) for x in (x1, x2)]
-    return np.stack(cols, axis=1), np.eye(2)
 
 
 def _draw(rng, radius, how):
@@ -60,7 +55,7 @@ def run(cfg: Fig1Config, *, threads=None, log_every=0, log=None):
     """Train every run; return the per-run table and the arrays for the checkpoint."""
     if cfg.variant not in VARIANTS:
         raise ValueError(f"unknown variant {cfg.variant!r}; expected one of {list(VARIANTS)}")
-    x, y = data(cfg.x1, cfg.x2)
+    x, y = two_points(cfg.x1, cfg.x2)
     w0, v0 = initial_weights(cfg)
     w, v = w0.copy(), v0.copy()
     loss, diverged_step = twolayer.train(

@@ -7,6 +7,7 @@ import pandas as pd
 from l2relu.ledger.claims import diverged_runs, measured
 from l2relu.timor2022 import constructions, regions, theory
 from l2relu.timor2022 import fig1 as fig1_mod
+from l2relu.timor2022.data import two_points
 from l2relu.training import measures, stationarity
 
 
@@ -68,7 +69,7 @@ def _antipodal_allowed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def fig2(table: pd.DataFrame, x1, x2, extent: float, grid_size: int):
-    x, _ = fig1_mod.data(x1, x2)
+    x, _ = two_points(x1, x2)
     theta = theory.input_angle(x)
     pts = table[["w_1", "w_2"]].to_numpy()
     labels = table.region.to_numpy()
@@ -104,7 +105,7 @@ def _pair_angle_range(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
 
 
 def fig3(table: pd.DataFrame, x1, x2, w0_norm: float):
-    x, _ = fig1_mod.data(x1, x2)
+    x, _ = two_points(x1, x2)
     theta = theory.input_angle(x)
     pts = table[["w_1", "w_2"]].to_numpy()
     ms = []
@@ -126,7 +127,7 @@ def theory_claims(
 ):
     """The theorems' rows; Thm. 2's rank under each of `rank_readings` (its entry's readings:
     W(1) has rank 2 where sigma_2/sigma_1 exceeds the reading's rel_tol)."""
-    x, _ = fig1_mod.data(x1, x2)
+    x, _ = two_points(x1, x2)
     theta = theory.input_angle(x)
     ms = [
         measured(
@@ -322,7 +323,7 @@ def theorem3_claims(x1, x2, seeds: int, converged_loss: float, runs: int, steps:
     share of `runs` gradient-descent runs ending in event E (zero loss read as below
     `converged_loss`, Fig. 1's), as its distance from the bound in standard deviations of a
     share of `runs` runs at the bound."""
-    x, y = fig1_mod.data(x1, x2)
+    x, y = two_points(x1, x2)
     theta = theory.input_angle(x)
     bound = theory.theorem3_bound(theta)
     sd = np.sqrt(bound * (1 - bound) / runs)
@@ -357,7 +358,7 @@ def mark_best(deep: pd.DataFrame) -> pd.DataFrame:
 def lemma3_claims(x1, x2, networks: int):
     """Lemma 3 on Fig. 1's data: the smallest loss any rank-1 first layer outside the lemma's
     conclusion (w_2 = alpha w_1 with alpha > 0, or a zero row) reaches with its best V."""
-    x, y = fig1_mod.data(x1, x2)
+    x, y = two_points(x1, x2)
     losses = theory.lemma3_losses(x, y, networks, ("timor2022", "lemma3"))
     return [
         measured(
@@ -371,7 +372,7 @@ def lemma3_claims(x1, x2, networks: int):
 def lemma7_claims(x1, x2, networks: int):
     """Lemma 7 on random networks with a neuron in S_1: the largest |sin| between its gradient
     and x_1."""
-    x, y = fig1_mod.data(x1, x2)
+    x, y = two_points(x1, x2)
     sines = theory.lemma7_sines(x, y, networks, ("timor2022", "lemma7"))
     return [
         measured(
@@ -383,7 +384,7 @@ def lemma7_claims(x1, x2, networks: int):
 def assumption_claims(x1, x2, pairs: int):
     """Assumptions 1 and 2 on Fig. 1's data, and Sec. 3's probability 1/2 of Assumption 2's
     angle for inputs drawn uniformly on the circle."""
-    x, y = fig1_mod.data(x1, x2)
+    x, y = two_points(x1, x2)
     m = theory.assumption_margins(x, y)
     share = theory.wide_angle_share(pairs, ("timor2022", "assumption2"))
     return [
@@ -402,7 +403,7 @@ def assumption_claims(x1, x2, pairs: int):
 def balance_claims(fig1_runs: pd.DataFrame, x1, x2, lr: float):
     """Lemma 9 on Fig. 1's runs, per variant and seed: the largest drift of a neuron's
     ||w_i||^2 - ||v_i||^2 over the runs that did not diverge, against gradient descent's bound."""
-    _, y = fig1_mod.data(x1, x2)
+    _, y = two_points(x1, x2)
     ms = []
     for variant, r in fig1_runs.groupby("variant", sort=True):
         bound = theory.balance_drift_bound(lr, fig1_mod.VARIANTS[variant]["loss_scale"], y)
@@ -419,7 +420,7 @@ def lemma_2_5_8_claims(x1, x2, networks: int):
     """Lemma 2 on random data sets with exclusive rows; Lemma 5 by gradient descent from a
     neuron in D on Fig. 1's data (its final loss over the least loss a rank-1 hidden layer
     allows, (1/2) sigma_min(Y)^2); Lemma 8 on zero-loss networks built on Fig. 1's data."""
-    x, y = fig1_mod.data(x1, x2)
+    x, y = two_points(x1, x2)
     loss, kept = theory.dead_row_descent(x, y, networks, ("timor2022", "lemma5"))
     floor = 0.5 * np.linalg.svd(y, compute_uv=False)[-1] ** 2
     slacks = theory.lemma8_slacks(x, y, networks, ("timor2022", "lemma8"))
@@ -466,7 +467,7 @@ def zero_v_counts(table: pd.DataFrame) -> dict:
 def zero_v_claims(x1, x2, runs: int, steps: int, lr: float):
     """Lemmas 10-13 on gradient-descent runs from v_i(0) = 0, w_i(0) in int S_i on Fig. 1's data
     (zero_v_counts)."""
-    x, y = fig1_mod.data(x1, x2)
+    x, y = two_points(x1, x2)
     table = theory.zero_v_descent(x, y, runs, ("timor2022", "zero_v"), steps, lr)
     detail = f"{runs} runs of {steps} steps, lr {lr:g}"
     ids = ZERO_V_IDS | {"lemma13": "timor2022.theory.lemma13_converges_in_own_regions"}
