@@ -17,7 +17,8 @@ import time
 
 import torch
 
-from l2relu.timor2022.fig1 import VARIANTS, Fig1Config, data, initial_weights
+from l2relu.timor2022.data import two_points
+from l2relu.timor2022.fig1 import VARIANTS, Fig1Config, initial_weights
 from l2relu.training import engine, twolayer
 
 
@@ -47,9 +48,10 @@ def batched_torch(w0, v0, x, y, lr, steps):
 ONE_RUN = """
 import numpy as np
 from l2relu.training import twolayer
-from l2relu.timor2022.fig1 import VARIANTS, Fig1Config, data, initial_weights
+from l2relu.timor2022.data import two_points
+from l2relu.timor2022.fig1 import Fig1Config, initial_weights
 cfg = Fig1Config("paper_text", {seed}, 1, {steps}, 1e-4, 1e-4, 1e-4, (1.0, 0.99), (-1.0, 0.99))
-x, y = data(cfg.x1, cfg.x2)
+x, y = two_points(cfg.x1, cfg.x2)
 w, v = initial_weights(cfg)
 twolayer.train(w, v, x, y, lr=cfg.lr, steps=cfg.steps, loss_scale=0.5, threads=1)
 """
@@ -69,7 +71,7 @@ def main():
     cfg = Fig1Config(
         "paper_text", 0, args.runs, args.steps, 1e-4, 1e-4, 1e-4, (1.0, 0.99), (-1.0, 0.99)
     )
-    x, y = data(cfg.x1, cfg.x2)
+    x, y = two_points(cfg.x1, cfg.x2)
     w0, v0 = initial_weights(cfg)
     scale = VARIANTS[cfg.variant]["loss_scale"]
 

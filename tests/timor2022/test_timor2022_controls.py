@@ -327,6 +327,17 @@ def test_timor2022_deepened_teacher_row_fails_where_the_construction_does_not_ho
     assert row(4) == ["pass"] * 3
     assert row(5) == ["fail"] * 3
     assert row(4, fits=False) == ["fail"] * 3
+    # alpha and beta split otherwise: N's first layer doubled, the first width-1 layer halved,
+    # so the outputs are kept and only the norm can tell
+    built = constructions.deepened_for_theorem4
+
+    def split_otherwise(weights, depth):
+        deeper, b = built(weights, depth)
+        return [2 * deeper[0], *deeper[1:2], deeper[2] / 2, *deeper[3:]], b
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(constructions, "deepened_for_theorem4", split_otherwise)
+        assert row(4) == ["fail"] * 3
     x, y, weights = teacher(TeacherConfig(4, 20, 5, 4, 0))
     deeper, b = constructions.deepened_for_theorem4(weights, 6)
     squared = sum(float((w**2).sum()) for w in deeper)

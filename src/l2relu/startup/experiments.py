@@ -29,7 +29,8 @@ def config_problem(config: dict) -> str | None:
 
 def mnist_subsets(config: dict) -> dict[str, dict]:
     """Every MNIST subset the config asks for, by the config key that asks: its digits, train
-    and test sizes and seed. All are drawn by one rule from the source jacot2022.data names."""
+    and test sizes and seed. All are drawn by one rule from the source the config key
+    jacot2022.data.mnist_source names."""
     return {key: s for e in experiments() for key, s in e.mnist(config).items()}
 
 

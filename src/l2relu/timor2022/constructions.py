@@ -1,6 +1,7 @@
-"""The networks the proofs of Theorems 4-5 build (Apps. D-E): the depth-k network N that fits
-the data, made deeper without changing its outputs on the data, at a parameter norm the proof
-states. Bias-free ReLU networks, as in Sec. 2: N(x) = W_k relu(... relu(W_1 x))."""
+"""The network the proof of Theorem 4 builds (App. D): the depth-k network N that fits the
+data, made deeper without changing its outputs on the data, at a parameter norm the proof
+states (App. E's width-2 network for Theorem 5 is not built here yet). Bias-free ReLU
+networks, as in Sec. 2: N(x) = W_k relu(... relu(W_1 x))."""
 
 import numpy as np
 
