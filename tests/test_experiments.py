@@ -8,7 +8,13 @@ import yaml
 from conftest import REPO, registered_targets, training_rules
 
 from l2relu.startup.experiment import Training
-from l2relu.startup.experiments import EXPERIMENTS, config_problem, experiments, steps_per_job
+from l2relu.startup.experiments import (
+    EXPERIMENTS,
+    config_problem,
+    experiments,
+    steps_per_job,
+    training_jobs,
+)
 
 CONFIG = yaml.safe_load((REPO / "config/config.yaml").read_text())
 # how the rules files name a paper's config section: config["<paper>"]["<section>"], or through
@@ -66,16 +72,19 @@ def test_each_training_rule_is_declared_once_beside_its_target():
 def test_a_rule_with_declared_jobs_asks_for_its_longest_job(scale):
     from l2relu.startup.configcheck import overlay
 
-    config = overlay(yaml.safe_load((REPO / "config/config.yaml").read_text()), {})
+    config = yaml.safe_load((REPO / "config/config.yaml").read_text())
     config = overlay(config, yaml.safe_load((REPO / f"config/{scale}.yaml").read_text()))
     steps = steps_per_job(config)
+    attributed = training_jobs(config)
     for e in experiments():
         for t in e.trainings:
             if t.jobs is not None:
                 jobs = t.jobs(config)
-                assert {job.rule for job in jobs} == {t.rule}
-                assert {job.target for job in jobs} == {e.target}
                 assert steps[t.rule] == max(job.steps for job in jobs) > 0
+                # training_jobs names each job's rule and target from its declaration
+                mine = [job for job in attributed if job.rule == t.rule]
+                assert [job.name for job in mine] == [job.name for job in jobs]
+                assert {job.target for job in mine} == {e.target}
 
 
 def test_a_training_declares_its_jobs_or_its_steps():

@@ -8,8 +8,6 @@ def _gd_jobs(c) -> list[Job]:
     theory = c["chen2024"]["theory"]
     return [
         Job(
-            "train_chen2024_gd",
-            "chen2024_theory",
             f"M={m} Q={q}",
             theory["gd_restarts"],
             (m, *[m] * q, q),

@@ -20,8 +20,6 @@ def _fig1_jobs(c) -> list[Job]:
     fig1 = c["jacot2022"]["fig1"]
     return [
         Job(
-            "train_jacot2022_fig1",
-            "jacot2022_fig1",
             f"GD seed {seed}",
             1,
             (784, fig1["width"], fig1["width"], len(fig1["digits"])),
@@ -67,8 +65,6 @@ def _fig2_jobs(c) -> list[Job]:
             phases = ("adam", p["adam_steps"], False), ("gd", p["gd_steps"], True)
             jobs.append(
                 Job(
-                    "train_jacot2022_fig2",
-                    "jacot2022_fig2",
                     f"{dataset} w={width}",
                     len(p["lams"]) * c["seeds"],
                     (d_in, width, width, d_out),
@@ -93,8 +89,6 @@ def _plateau_jobs(c) -> list[Job]:
             steps = theory["steps"] * seeds
             jobs.append(
                 Job(
-                    "train_jacot2022_plateau",
-                    "jacot2022_theory",
                     f"{setting} N={n}, {seeds} seeds in turn",
                     theory["restarts"] * len(widths),
                     (d_in, max(widths), d_out),

@@ -33,8 +33,6 @@ def _fig1_jobs(c) -> list[Job]:
     fig1 = c["jacot2023"]["fig1"]
     return [
         Job(
-            "train_jacot2023_fig1",
-            "jacot2023_fig1",
             f"L={fig1['depth']}",
             c["seeds"],
             _deep_net(c, fig1["depth"], fig1["width"]),
@@ -49,8 +47,6 @@ def _depth_jobs(c) -> list[Job]:
     depth = c["jacot2023"]["depth"]
     return [
         Job(
-            "train_jacot2023_depth",
-            "jacot2023_depth",
             f"L={layers} N={n}",
             c["seeds"],
             _deep_net(c, layers, depth["width"]),
@@ -91,8 +87,6 @@ def _fig2_jobs(c) -> list[Job]:
     depths = (fig2["shallow_depth"], fig2["deep_depth"])
     return [
         Job(
-            "train_jacot2023_fig2",
-            "jacot2023_fig2",
             f"L={depth} seed {seed}",
             len(fig2["lams"]),
             (2, *[fig2["width"]] * (depth - 1), fig2["classes"]),
@@ -150,8 +144,6 @@ def _fig3_curve_jobs(c) -> list[Job]:
     curve = c["jacot2023"]["fig3"]["curve"]
     return [
         Job(
-            "train_jacot2023_fig3_curve",
-            "jacot2023_fig3",
             f"curve {kind}",
             c["seeds"],
             (2, *[curve[kind]["width"]] * (curve[kind]["depth"] - 1), 2),
@@ -166,8 +158,6 @@ def _fig3_mnist_jobs(c) -> list[Job]:
     mnist = c["jacot2023"]["fig3"]["mnist"]
     return [
         Job(
-            "train_jacot2023_fig3_mnist",
-            "jacot2023_fig3",
             f"mnist {kind} seed {seed}",
             1,
             (784, *[mnist[kind]["width"]] * (mnist[kind]["depth"] - 1), 784),

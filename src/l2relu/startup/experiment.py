@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 class Job:
     """One PyTorch training job at its real shape, as the engine benchmark times it."""
 
-    rule: str  # the Snakemake rule that trains it
-    target: str  # the figure target it serves
     name: str  # which job of the rule
     batch: int  # networks trained together
     widths: tuple[int, ...]  # layer widths, input to output
@@ -21,6 +19,10 @@ class Job:
     loss: str = "mse"  # engine.network_losses' name
     bias: bool = True
     dtype: str = "float64"
+    # the rule that trains it and the target it serves: its Training's and Experiment's, set by
+    # l2relu.startup.experiments.training_jobs
+    rule: str = ""
+    target: str = ""
 
     @property
     def steps(self) -> int:

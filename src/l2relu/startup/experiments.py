@@ -2,6 +2,8 @@
 and what the workflow derives from them before any job starts: the config's cross-field checks,
 the MNIST subsets to draw, the steps a training job runs and every job's shape."""
 
+from dataclasses import replace
+
 from l2relu.chen2024.experiments import EXPERIMENTS as CHEN2024
 from l2relu.jacot2022.experiments import EXPERIMENTS as JACOT2022
 from l2relu.jacot2023.experiments import EXPERIMENTS as JACOT2023
@@ -41,9 +43,10 @@ def steps_per_job(config: dict) -> dict[str, int]:
 
 
 def training_jobs(config: dict) -> list[Job]:
-    """Every PyTorch training job whose shape is declared."""
+    """Every PyTorch training job whose shape is declared, with the rule that trains it and the
+    target it serves."""
     return [
-        job
+        replace(job, rule=t.rule, target=e.target)
         for e in experiments()
         for t in e.trainings
         if t.jobs is not None

@@ -9,8 +9,6 @@ def _deep_jobs(c) -> list[Job]:
     deep, teacher = c["timor2022"]["theory"]["deep"], c["timor2022"]["theory"]["teacher"]
     return [
         Job(
-            "train_timor2022_deep",
-            "timor2022_theory",
             f"thm{thm} L={depth}",
             deep["restarts"] * c["seeds"],
             (teacher["input_dim"], *[deep["width"]] * (depth - 1), 1),
