@@ -16,37 +16,30 @@ p = snakemake.params
 theorem1 = pd.read_csv(snakemake.input.theorem1)
 
 
-def networks(tables, checkpoints) -> pd.DataFrame:
+def networks(tables, checkpoints) -> tuple[pd.DataFrame, dict]:
     """Every deep network's metrics, layer-norm spread and rescaling check, its seed of the
-    claims, and whether it is its seed's stand-in (lowest objective)."""
-    deep = []
+    claims, and whether it is its seed's stand-in (lowest objective); and the teacher (x, y,
+    layers) of each (theorem, depth k') the networks were trained for."""
+    deep, teachers = [], {}
     for metrics, weights in zip(tables, checkpoints, strict=True):
         checkpoint = load_checkpoint(weights)
         arrays = {k: v.numpy() for k, v in checkpoint["arrays"].items()}
-        x, _, _ = teacher(TeacherConfig(**checkpoint["config"]["teacher"]))
+        config = checkpoint["config"]
+        drawn = teacher(TeacherConfig(**config["teacher"]))
+        teachers[config["teacher"]["theorem"], config["deep"]["depth"]] = drawn
         deep.append(
             pd.read_csv(metrics).assign(
                 norm_spread=ledger.layer_norm_spread(arrays),
-                rescaling_violation=ledger.rescaling_violations(arrays, x),
+                rescaling_violation=ledger.rescaling_violations(arrays, drawn[0]),
             )
         )
     deep = pd.concat(deep, ignore_index=True)
     deep["claim_seed"] = seed_of_claim(deep.seed, p.deep_first_seed, p.deep_restarts)
-    return ledger.mark_best(deep)
+    return ledger.mark_best(deep), teachers
 
 
-def theorem4_teachers(checkpoints) -> dict:
-    """Theorem 4's teacher (x, y, layers) at each depth k' its networks were trained to."""
-    configs = [load_checkpoint(path)["config"] for path in checkpoints]
-    return {
-        c["deep"]["depth"]: teacher(TeacherConfig(**c["teacher"]))
-        for c in configs
-        if c["teacher"]["theorem"] == 4
-    }
-
-
-deep = networks(snakemake.input.deep, snakemake.input.deep_weights)
-polished = networks(snakemake.input.polished, snakemake.input.polished_weights)
+deep, teachers = networks(snakemake.input.deep, snakemake.input.deep_weights)
+polished, _ = networks(snakemake.input.polished, snakemake.input.polished_weights)
 fig1_runs = pd.concat([pd.read_csv(f) for f in snakemake.input.fig1_runs], ignore_index=True)
 fig1_runs["claim_seed"] = seed_of_claim(fig1_runs.seed, p.fig1_first_seed, p.fig1_runs_per_seed)
 registry = load_registry([snakemake.input.registry])
@@ -61,7 +54,8 @@ measurements += ledger.zero_v_claims(p.x1, p.x2, **p.zero_v)
 measurements += ledger.standin_claims(deep)
 measurements += ledger.theorem3_claims(p.x1, p.x2, p.claim_seeds, p.converged_loss, **p.theorem3)
 measurements += ledger.certificate_claims(polished)
-measurements += ledger.construction_claims(theorem4_teachers(snakemake.input.deep_weights))
+theorem4 = {depth: drawn for (thm, depth), drawn in teachers.items() if thm == 4}
+measurements += ledger.construction_claims(theorem4)
 bar = registry[ledger.POLISHED_STATIONARY].criterion.bounds()[1]
 on_polished = ledger.ratio_claims(polished, bar) + ledger.standin_claims(polished)
 write_table(deep, snakemake.output.deep)

@@ -7,7 +7,8 @@ import numpy as np
 
 
 def outputs(weights, x: np.ndarray) -> np.ndarray:
-    """N(x) (d_out, n) of the bias-free ReLU network with layers `weights` on inputs x (d, n)."""
+    """N(x) (d_out, n) of the bias-free ReLU network with layers `weights` on inputs x (d, n);
+    of each network, (networks, d_out, n), for stacked layers (networks, out, in)."""
     h = x
     for w in weights[:-1]:
         h = np.maximum(w @ h, 0.0)

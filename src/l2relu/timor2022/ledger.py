@@ -251,14 +251,6 @@ def layer_norm_spread(arrays: dict) -> np.ndarray:
     return _spread(_norms(_layers(arrays)))
 
 
-def _outputs(weights, x) -> np.ndarray:
-    """Outputs (networks, d_out, n) of stacked bias-free ReLU networks [W_i (networks, out, in)]."""
-    h = x
-    for w in weights[:-1]:
-        h = np.maximum(w @ h, 0.0)
-    return weights[-1] @ h
-
-
 def rescaling_violations(arrays: dict, x: np.ndarray) -> np.ndarray:
     """Lemmas 14-15's argument on each network of a stacked checkpoint: its layers scaled to the
     geometric mean of their norms (positive factors, product 1). True where the outputs on x
@@ -274,7 +266,7 @@ def rescaling_violations(arrays: dict, x: np.ndarray) -> np.ndarray:
 def rescaling_fails(weights, rescaled, x) -> np.ndarray:
     """Per network: the rescaled layers moved the outputs on x by more than 1e-9 (relative), or
     an unbalanced network's squared norm did not fall."""
-    before, after = _outputs(weights, x), _outputs(rescaled, x)
+    before, after = constructions.outputs(weights, x), constructions.outputs(rescaled, x)
     moved = np.abs(after - before).max(axis=(1, 2)) > 1e-9 * np.abs(before).max(axis=(1, 2))
     norms = _norms(weights)
     squared_after = (_norms(rescaled) ** 2).sum(axis=1)
