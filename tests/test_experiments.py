@@ -5,9 +5,9 @@ import re
 
 import pytest
 import yaml
-from conftest import REPO, registered_targets, training_rules
+from conftest import REPO, copy_workflow, registered_targets, rule_scripts, snakemake
 
-from l2relu.startup.experiment import Training
+from l2relu.startup.experiment import Training, polishing
 from l2relu.startup.experiments import (
     EXPERIMENTS,
     config_problem,
@@ -57,12 +57,17 @@ def test_each_rules_file_reads_only_the_sections_its_experiments_declare():
     ]
 
 
-def test_each_training_rule_is_declared_once_beside_its_target():
-    """Every train_* rule has one declaration, in the experiment whose target is registered in
-    the rules file that writes the rule."""
-    declared = [(t.rule, e.target) for e in experiments() for t in e.trainings]
-    assert sorted(rule for rule, _ in declared) == training_rules()
-    for rule, target in declared:
+def test_each_training_and_polishing_rule_is_declared_once_beside_its_target():
+    """Every train_* and polish_* rule has one declaration, in the experiment whose target is
+    registered in the rules file that writes the rule; the trainings' resources are measured,
+    the polishings' are not."""
+    declared = [(t, e.target) for e in experiments() for t in e.trainings]
+    written = [r for r in rule_scripts() if r.startswith(("train_", "polish_"))]
+    assert sorted(t.rule for t, _ in declared) == sorted(written)
+    assert len(written) >= 30
+    for training, target in declared:
+        rule = training.rule
+        assert training.measured == rule.startswith("train_")
         assert re.search(
             rf'^training_rule\(\n    "{rule}",', _rules_file_of(target).read_text(), re.M
         )
@@ -92,6 +97,31 @@ def test_a_training_declares_its_jobs_or_its_steps():
         Training("train_x")
     with pytest.raises(ValueError, match="jobs or its steps"):
         Training("train_x", jobs=lambda c: [], steps=lambda c: 1)
+    assert not Training("polish_x").measured
+
+
+def test_a_polishing_passes_its_sections_iterations_after_its_own_parameters():
+    section = {"polish_iterations": 7, "seed": 3}
+    declared = polishing(
+        "polish_x", lambda c: c["s"], lambda c, reading: {"seeds": [c["s"]["seed"]]}
+    )
+    params = declared.params({"s": section}, None)
+    assert list(params.items()) == [("seeds", [3]), ("iterations", 7)]
+
+
+def test_a_training_rule_no_experiment_declares_stops_the_workflow(tmp_path):
+    """The rules take a training rule's parameters only from its declaration: a rule written
+    without one stops the workflow at start-up, naming it."""
+    tree = copy_workflow(tmp_path)
+    rules = tree / "workflow/rules/chen2024.smk"
+    rules.write_text(
+        rules.read_text().replace(
+            'training_rule(\n    "train_chen2024_gd",', 'training_rule(\n    "train_chen2024_sgd",'
+        )
+    )
+    proc = snakemake(tree, "-n", "--cores", "1", check=False)
+    assert proc.returncode != 0
+    assert "train_chen2024_sgd: no experiment declares it" in proc.stdout + proc.stderr
 
 
 def test_the_cross_field_checks_are_the_experiments_and_pass_on_the_default():

@@ -103,13 +103,6 @@ training_rule(
     outputs={
         "runs": f"{CHEN_THEORY_RUN}/gd.csv",
     },
-    parameters={
-        # the constructions' family and Prop. 3.2's networks are not the training's: changing
-        # them reruns no training
-        "config": {
-            k: v for k, v in CHEN_THEORY.items() if k not in ("family_members", "prop32_networks")
-        },
-    },
 )
 
 

@@ -21,7 +21,15 @@ os.environ.update(
 )
 
 from l2relu.startup.resources import asked
-from l2relu.startup.experiments import mnist_subsets, steps_per_job
+from l2relu.startup.experiments import mnist_subsets, steps_per_job, trainings
+from l2relu.startup.seeds import (
+    first_restarts,
+    fmt_lam,
+    restart_sets,
+    seed_list,
+    seed_range,
+    seeds_from,
+)
 
 # The jobs' software environment for `--sdm conda`: the runtime pins of pyproject.toml only
 # (absolute: a relative path would be read from each rules file's own folder).
@@ -81,13 +89,19 @@ def resume_dir(wildcards, output):
     return str(first.with_name(f".{first.name}.resume"))
 
 
+# The training and polishing rules as their experiments declare them (l2relu.<paper>.experiments):
+# the parameters each passes its jobs, and whether its resources are measured.
+TRAININGS = trainings()
+
+
 # Every training and polishing rule, written once: its log at logs/<job>.log, its benchmark
 # under logs/benchmarks/<name>/ (benchmarks/measure_resources.py finds the log from it), the
-# jobs' environment, one thread unless asked, and the resume directory and device a PyTorch job
-# reads. `measured`: mem_mb and runtime from workflow/resources.yaml (a rule that is not is
-# seconds of work); `gpu`: asks for the configured GPUs; `device`, `resume`: passed as params;
-# `first`: started before the others (the build's longest jobs). The arguments' names are not
-# Snakemake's keywords, which its formatter would read as directives.
+# jobs' environment, one thread unless asked, the parameters its declaration gives, and the
+# resume directory and device a PyTorch job reads. A declared training asks for mem_mb and
+# runtime from workflow/resources.yaml; polishing, seconds of work, asks for neither. `gpu`:
+# asks for the configured GPUs; `device`, `resume`: passed as params; `first`: started before
+# the others (the build's longest jobs). The arguments' names are not Snakemake's keywords,
+# which its formatter would read as directives.
 def training_rule(
     name,
     script_name,
@@ -95,17 +109,18 @@ def training_rule(
     *,
     outputs,
     inputs={},
-    parameters={},
     constraints={},
     first=False,
     n_threads=1,
-    measured=True,
     gpu=True,
     device=True,
     resume=True,
 ):
+    if name not in TRAININGS:
+        raise WorkflowError(f"{name}: no experiment declares it (l2relu.<paper>.experiments)")
+    declared = TRAININGS[name]
     gpus = {"gpu": config["resources"]["train_gpus"]} if gpu else {}
-    job_resources = (training_resources(name) if measured else {}) | gpus
+    job_resources = (training_resources(name) if declared.measured else {}) | gpus
 
     rule:
         name:
@@ -129,7 +144,7 @@ def training_rule(
             **job_resources,
         params:
             **({"resume": resume_dir} if resume else {}),
-            **parameters,
+            **declared.params(config, reading_parameter),
             **({"device": config["device"]} if device else {}),
         script:
             str(WORKFLOW_DIR / "workflow" / "scripts" / f"{script_name}.py")
@@ -138,36 +153,9 @@ def training_rule(
 include: "registry.smk"
 
 
-def fmt_lam(lam):
-    """lambda as it appears in paths: 0.001, 1e-05, 0."""
-    return f"{lam:g}"
-
-
-def seed_range(first, n):
-    return f"{first}-{first + n - 1}"
-
-
-def seed_list(first, n):
-    """The n seeds from `first` on, which seed_range(first, n) names in a path."""
-    return list(range(first, first + n))
-
-
-def restart_sets(first, restarts):
-    """The config `seeds` claims' seeds of an experiment whose seed is a set of `restarts`
-    initializations, as the seed ranges that name them in paths: first-..., next-..., ..."""
-    return [
-        seed_range(s, restarts) for s in range(first, first + config["seeds"] * restarts, restarts)
-    ]
-
-
 def seeds_in_turn(run, seed_sets):
     """The name of a job that trains `seed_sets` in turn: `run` with its {seeds} naming them all."""
     return run.replace("{seeds}", "+".join(seed_sets))
-
-
-def first_restarts(seed_sets):
-    """Each seed set's first restart (what a seed's PlateauConfig takes)."""
-    return [int(s.split("-")[0]) for s in seed_sets]
 
 
 def per_seed_files(seed_sets, pattern):
@@ -180,12 +168,6 @@ def every_job_file(patterns, jobs):
     """Every job's files of `patterns` (a rule's per_seed_files output), job by job (`jobs`: each
     job's wildcards), each job's seeds in order."""
     return [p.format(**job) for job in jobs for p in patterns]
-
-
-def seeds_from(first):
-    """The seeds of an experiment whose first seed is `first`: config `seeds` of them, over
-    which every empirical claim is measured."""
-    return seed_list(first, config["seeds"])
 
 
 def notebook_parameters(**extra):

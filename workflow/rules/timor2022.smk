@@ -1,17 +1,18 @@
 # timor2022: Timor, Vardi, Shamir, "Implicit regularization towards rank minimization in ReLU
 # networks". Fig. 1 (Section 3.1), Figs. 2-3 (Section 6, Lemma 6) and checks of Theorems 1-5.
 
+from l2relu.timor2022.experiments import deep_lams, deep_networks, fig1_runs_in_all
+
 TIMOR = config["timor2022"]
 TIMOR_FIG1 = TIMOR["fig1"]
 TIMOR_DEEP = TIMOR["theory"]["deep"]
 TIMOR_FIG1_VARIANTS = ["paper_text", "author_code"]
-# A seed of Fig. 1's claims is a sweep of n_runs runs; a seed of Theorems 4-5's is `restarts`
-# initializations. All of them are trained in one job.
-TIMOR_FIG1_RUNS_IN_ALL = TIMOR_FIG1["n_runs"] * config["seeds"]
+# every seed's runs (Fig. 1) or restarts (Theorems 4-5) in one job
+TIMOR_FIG1_RUNS_IN_ALL = fig1_runs_in_all(config)
 TIMOR_FIG1_SEEDS = seed_range(TIMOR_FIG1["first_seed"], TIMOR_FIG1_RUNS_IN_ALL)
-TIMOR_DEEP_NETWORKS = TIMOR_DEEP["restarts"] * config["seeds"]
+TIMOR_DEEP_NETWORKS = deep_networks(config)
 TIMOR_DEEP_SEEDS = seed_range(TIMOR_DEEP["first_seed"], TIMOR_DEEP_NETWORKS)
-TIMOR_DEEP_LAM = {4: TIMOR_DEEP["lam_theorem4"], 5: TIMOR_DEEP["lam_theorem5"]}
+TIMOR_DEEP_LAM = deep_lams(config)
 # One sweep point of Fig. 1 holds all its seeds: the engine trains them together.
 TIMOR_FIG1_RUN = "timor2022/fig1/{variant}/w2_d2_lam0_s{seeds}"
 TIMOR_DEEP_RUN = "timor2022/theory/theorem{theorem}/w{width}_d{depth}_lam{lam}_s{seeds}"
@@ -37,11 +38,6 @@ training_rule(
         "variant": "|".join(TIMOR_FIG1_VARIANTS),
         "seeds": TIMOR_FIG1_SEEDS,
     },
-    parameters={
-        "config": lambda wc: {k: v for k, v in TIMOR_FIG1.items() if k != "log_every"}
-        | {"variant": wc.variant, "n_runs": TIMOR_FIG1_RUNS_IN_ALL},
-        "log_every": TIMOR_FIG1["log_every"],
-    },
     n_threads=4,
     gpu=False,
     device=False,
@@ -64,19 +60,6 @@ training_rule(
         "lam": "|".join(re.escape(fmt_lam(v)) for v in TIMOR_DEEP_LAM.values()),
         "seeds": TIMOR_DEEP_SEEDS,
     },
-    parameters={
-        "teacher": lambda wc: TIMOR["theory"]["teacher"] | {"theorem": int(wc.theorem)},
-        "deep": lambda wc: {
-            k: v
-            for k, v in TIMOR_DEEP.items()
-            if k not in ("depths", "lam_theorem4", "lam_theorem5", "restarts", "polish_iterations")
-        }
-        | {
-            "depth": int(wc.depth),
-            "lam": TIMOR_DEEP_LAM[int(wc.theorem)],
-            "n_seeds": TIMOR_DEEP_NETWORKS,
-        },
-    },
 )
 
 
@@ -98,10 +81,6 @@ training_rule(
         "metrics": f"results/{TIMOR_DEEP_POLISHED}/metrics.csv",
         "certificate": f"results/{TIMOR_DEEP_POLISHED}/certificate.csv",
     },
-    parameters={
-        "iterations": TIMOR_DEEP["polish_iterations"],
-    },
-    measured=False,
 )
 
 

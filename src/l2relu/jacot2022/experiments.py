@@ -1,6 +1,7 @@
 """jacot2022's experiments, declared once (l2relu.startup.experiment)."""
 
-from l2relu.startup.experiment import Experiment, Job, Training
+from l2relu.startup.experiment import Experiment, Job, Training, polishing
+from l2relu.startup.seeds import first_restarts, fmt_lam, restart_sets, seed_list
 
 
 def plateau_widths(setting: str, n: int, classes: int) -> list[int]:
@@ -29,6 +30,38 @@ def _fig1_jobs(c) -> list[Job]:
         )
         for seed in range(c["seeds"])
     ]
+
+
+def _fig1_training(c) -> dict:
+    """Fig. 1's training config but the seed (the study's too, but its lambda and schedule)."""
+    fig1 = c["jacot2022"]["fig1"]
+    return {k: fig1[k] for k in ("digits", "width", "lam", "lr", "steps", "log_every")}
+
+
+def _fig1_params(c, reading) -> dict:
+    return {"config": lambda wc: _fig1_training(c) | {"seed": int(wc.seed)}}
+
+
+def fig1_study_schedules(c) -> dict[tuple[str, str], dict]:
+    """The study's GD schedules by their (lr, steps) as the paths name them."""
+    schedules = c["jacot2022"]["fig1_study"]["schedules"]
+    return {(fmt_lam(s["lr"]), str(s["steps"])): s for s in schedules}
+
+
+def _fig1_study_params(c, reading) -> dict:
+    study = c["jacot2022"]["fig1_study"]
+    lams = [fmt_lam(lam) for lam in study["lams"]]
+    return {
+        "config": lambda wc: (
+            _fig1_training(c)
+            | {
+                "lam": study["lams"][lams.index(wc.lam)],
+                "inputs": wc.inputs,
+                "seeds": seed_list(c["jacot2022"]["fig1"]["seed"], study["n_seeds"]),
+            }
+            | fig1_study_schedules(c)[(wc.lr, wc.steps)]
+        ),
+    }
 
 
 def _fig1_study_problem(c) -> str | None:
@@ -77,6 +110,40 @@ def _fig2_jobs(c) -> list[Job]:
     return jobs
 
 
+def _fig2_params(c, reading) -> dict:
+    fig2 = c["jacot2022"]["fig2"]
+    return {
+        "config": lambda wc: (
+            {k: v for k, v in fig2[wc.dataset].items() if k not in ("n_train", "n_test", "widths")}
+            | {
+                "dataset": wc.dataset,
+                "width": int(wc.width),
+                "log_every": fig2["log_every"],
+                "dtype": fig2["dtype"],
+                "trials": c["seeds"],
+            }
+        ),
+    }
+
+
+def _plateau_params(c, reading) -> dict:
+    """A plateau job's PlateauConfig fields but the seed, from its wildcards, and its seeds:
+    each seed set's first restart (training and polish)."""
+    theory = c["jacot2022"]["theory"]
+    return {
+        "config": lambda wc: {
+            "setting": wc.setting,
+            "n": int(wc.n),
+            "classes": theory["onehot_classes"],
+            "widths": plateau_widths(wc.setting, int(wc.n), theory["onehot_classes"]),
+            "lam": theory["lam"],
+            "restarts": theory["restarts"],
+            "steps": theory["steps"],
+        },
+        "seeds": first_restarts(restart_sets(c, theory["seed"], theory["restarts"])),
+    }
+
+
 def _plateau_jobs(c) -> list[Job]:
     """One job per data set: all its widths in one batch, padded to the widest, every seed's
     batch in turn, three phases of `steps` each (l2relu.jacot2022.theory.plateau_phases)."""
@@ -104,7 +171,10 @@ EXPERIMENTS = (
     Experiment(
         "jacot2022_fig1",
         ("data", "fig1"),
-        (Training("train_jacot2022_fig1", jobs=_fig1_jobs),),
+        (
+            Training("train_jacot2022_fig1", jobs=_fig1_jobs, params=_fig1_params),
+            polishing("polish_jacot2022_fig1", lambda c: c["jacot2022"]["fig1"]),
+        ),
         mnist=_fig1_mnist,
     ),
     Experiment(
@@ -114,17 +184,29 @@ EXPERIMENTS = (
             Training(
                 "train_jacot2022_fig1_study",
                 steps=lambda c: max(s["steps"] for s in c["jacot2022"]["fig1_study"]["schedules"]),
+                params=_fig1_study_params,
             ),
+            polishing("polish_jacot2022_fig1_study", lambda c: c["jacot2022"]["fig1_study"]),
         ),
         check=_fig1_study_problem,
     ),
     Experiment(
         "jacot2022_fig2",
         ("data", "fig2"),
-        (Training("train_jacot2022_fig2", jobs=_fig2_jobs),),
+        (
+            Training("train_jacot2022_fig2", jobs=_fig2_jobs, params=_fig2_params),
+            polishing("polish_jacot2022_fig2", lambda c: c["jacot2022"]["fig2"]),
+        ),
         mnist=_fig2_mnist,
     ),
     Experiment(
-        "jacot2022_theory", ("theory",), (Training("train_jacot2022_plateau", jobs=_plateau_jobs),)
+        "jacot2022_theory",
+        ("theory",),
+        (
+            Training("train_jacot2022_plateau", jobs=_plateau_jobs, params=_plateau_params),
+            polishing(
+                "polish_jacot2022_plateau", lambda c: c["jacot2022"]["theory"], _plateau_params
+            ),
+        ),
     ),
 )

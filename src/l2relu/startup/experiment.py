@@ -1,6 +1,7 @@
 """One experiment (a figure, a study, a sweep) declared once: the config sections it reads,
-their cross-field checks, the MNIST subset it draws, and its training rules with each job's
-shape and steps. Resources, config checks and the paper-shapes benchmarks derive from these."""
+their cross-field checks, the MNIST subset it draws, and its training and polishing rules with
+each job's shape, steps and parameters. Resources, config checks, the paper-shapes benchmarks and
+the training rules' parameters derive from these."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,25 +36,53 @@ class Job:
 
 
 Config = dict
+# a parameter of a claim's primary reading in the registry: reading(claim_id, name)
+Reading = Callable[[str, str], object]
+# A job's parameters by name, from the config (and the registry's readings): each a value, or
+# a function of the job's wildcards (read as attributes, wildcards.seed), as Snakemake's params.
+Params = Callable[[Config, Reading], dict]
+
+
+def no_params(config: Config, reading: Reading) -> dict:
+    return {}
 
 
 @dataclass(frozen=True)
 class Training:
-    """A training rule. Its steps per job (the most, where its jobs differ) are its jobs'
-    when their shapes are declared, else `steps`."""
+    """A training or polishing rule and the parameters its jobs receive. A training rule's
+    steps per job (the most, where its jobs differ) are its jobs' when their shapes are
+    declared, else `steps`; it asks the scheduler for what its measures say these steps take. A
+    polishing rule (seconds of work) declares neither."""
 
     rule: str
     jobs: Callable[[Config], list[Job]] | None = None
     steps: Callable[[Config], int] | None = None
+    params: Params = no_params
 
     def __post_init__(self):
-        if (self.jobs is None) == (self.steps is None):
+        if self.jobs is not None and self.steps is not None:
             raise ValueError(f"{self.rule}: declare its jobs or its steps, not both")
+        if self.rule.startswith("train_") and not self.measured:
+            raise ValueError(f"{self.rule}: a training rule declares its jobs or its steps")
+
+    @property
+    def measured(self) -> bool:
+        return self.jobs is not None or self.steps is not None
 
     def steps_per_job(self, config: Config) -> int:
         if self.jobs is not None:
             return max((job.steps for job in self.jobs(config)), default=0)
         return self.steps(config)
+
+
+def polishing(rule: str, section: Callable[[Config], dict], params: Params = no_params):
+    """A polishing rule: its `iterations` from its config section's polish_iterations, after
+    the other parameters it declares."""
+
+    def with_iterations(config: Config, reading: Reading) -> dict:
+        return params(config, reading) | {"iterations": section(config)["polish_iterations"]}
+
+    return Training(rule, params=with_iterations)
 
 
 @dataclass(frozen=True)

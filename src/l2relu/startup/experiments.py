@@ -1,13 +1,14 @@
 """Every experiment of the four papers (each paper's `experiments` module declares its own),
 and what the workflow derives from them before any job starts: the config's cross-field checks,
-the MNIST subsets to draw, the steps a training job runs and every job's shape."""
+the MNIST subsets to draw, the steps a training job runs, every job's shape and the parameters
+each training and polishing rule passes its jobs."""
 
 from dataclasses import replace
 
 from l2relu.chen2024.experiments import EXPERIMENTS as CHEN2024
 from l2relu.jacot2022.experiments import EXPERIMENTS as JACOT2022
 from l2relu.jacot2023.experiments import EXPERIMENTS as JACOT2023
-from l2relu.startup.experiment import Experiment, Job
+from l2relu.startup.experiment import Experiment, Job, Training
 from l2relu.timor2022.experiments import EXPERIMENTS as TIMOR2022
 
 EXPERIMENTS: dict[str, tuple[Experiment, ...]] = {
@@ -39,7 +40,16 @@ def mnist_subsets(config: dict) -> dict[str, dict]:
 def steps_per_job(config: dict) -> dict[str, int]:
     """The steps a job of each training rule runs under `config` (the most, where its jobs
     differ)."""
-    return {t.rule: t.steps_per_job(config) for e in experiments() for t in e.trainings}
+    return {rule: t.steps_per_job(config) for rule, t in trainings().items() if t.measured}
+
+
+def trainings() -> dict[str, Training]:
+    """Every training and polishing rule's declaration, by rule name."""
+    declared = [t for e in experiments() for t in e.trainings]
+    by_rule = {t.rule: t for t in declared}
+    if len(by_rule) < len(declared):
+        raise ValueError("a training rule is declared twice")
+    return by_rule
 
 
 def training_jobs(config: dict) -> list[Job]:

@@ -10,8 +10,7 @@ J22_FIG1_DATA = MNIST_DATA.format(**MNIST_SUBSETS["jacot2022.fig1"])
 J22_FIG1_RUN = "jacot2022/fig1/w{width}_d3_lam{lam}_s{{seed}}".format(
     width=J22_FIG1["width"], lam=fmt_lam(J22_FIG1["lam"])
 )
-J22_FIG1_SEEDS = seeds_from(J22_FIG1["seed"])
-J22_FIG1_TRAINING = {k: J22_FIG1[k] for k in ("digits", "width", "lam", "lr", "steps", "log_every")}
+J22_FIG1_SEEDS = seeds_from(config, J22_FIG1["seed"])
 J22_FIG1_TABLES = {
     k: f"results/{J22_FIG1_RUN}/{k}.csv" for k in ("points", "neurons", "rays", "layers")
 }
@@ -30,9 +29,6 @@ training_rule(
     },
     constraints={
         "seed": "|".join(map(str, J22_FIG1_SEEDS)),
-    },
-    parameters={
-        "config": lambda wc: J22_FIG1_TRAINING | {"seed": int(wc.seed)},
     },
 )
 
@@ -59,10 +55,6 @@ training_rule(
     constraints={
         "seed": "|".join(map(str, J22_FIG1_SEEDS)),
     },
-    parameters={
-        "iterations": J22_FIG1["polish_iterations"],
-    },
-    measured=False,
 )
 
 

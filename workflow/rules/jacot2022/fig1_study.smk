@@ -9,7 +9,7 @@ J22_STUDY_RUN = (
     )
 )
 J22_STUDY_LAMS = [fmt_lam(lam) for lam in J22_STUDY["lams"]]
-J22_STUDY_SCHEDULES = {(fmt_lam(s["lr"]), str(s["steps"])): s for s in J22_STUDY["schedules"]}
+J22_STUDY_SCHEDULES = fig1_study_schedules(config)
 # every setting's wildcards, for the aggregation's inputs
 J22_STUDY_SETTINGS = dict(
     zip(
@@ -46,15 +46,6 @@ training_rule(
         "runs": f"results/{J22_STUDY_RUN}/runs.csv",
     },
     constraints=J22_STUDY_CONSTRAINTS,
-    parameters={
-        "config": lambda wc: J22_FIG1_TRAINING
-        | {
-            "lam": J22_STUDY["lams"][J22_STUDY_LAMS.index(wc.lam)],
-            "inputs": wc.inputs,
-            "seeds": seed_list(J22_FIG1["seed"], J22_STUDY["n_seeds"]),
-        }
-        | J22_STUDY_SCHEDULES[(wc.lr, wc.steps)],
-    },
 )
 
 
@@ -79,10 +70,6 @@ training_rule(
         "certificate": f"results/{J22_STUDY_POLISHED}/certificate.csv",
     },
     constraints=J22_STUDY_CONSTRAINTS,
-    parameters={
-        "iterations": J22_STUDY["polish_iterations"],
-    },
-    measured=False,
 )
 
 

@@ -73,20 +73,6 @@ training_rule(
     constraints={
         **J22_FIG2_WILDCARDS,
     },
-    parameters={
-        "config": lambda wc: {
-            k: v
-            for k, v in J22_FIG2_PANELS[wc.dataset].items()
-            if k not in ("n_train", "n_test", "widths")
-        }
-        | {
-            "dataset": wc.dataset,
-            "width": int(wc.width),
-            "log_every": J22_FIG2["log_every"],
-            "dtype": J22_FIG2["dtype"],
-            "trials": config["seeds"],
-        },
-    },
 )
 
 
@@ -107,10 +93,6 @@ training_rule(
     constraints={
         **J22_FIG2_WILDCARDS,
     },
-    parameters={
-        "iterations": J22_FIG2["polish_iterations"],
-    },
-    measured=False,
     gpu=False,
     device=False,
 )

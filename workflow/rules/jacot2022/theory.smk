@@ -9,7 +9,7 @@ J22_PLATEAU_N = {
 # A seed of the claims is a set of restarts: every width, each width's restarts trained together
 # (the seed's estimate of the minimum is the best restart). One job per data set and N trains
 # its seeds in turn (a seed is seconds of work: a job a seed would be mostly start-up).
-J22_PLATEAU_SEEDS = restart_sets(J22_THEORY["seed"], J22_THEORY["restarts"])
+J22_PLATEAU_SEEDS = restart_sets(config, J22_THEORY["seed"], J22_THEORY["restarts"])
 J22_PLATEAU_RUN = "jacot2022/theory/plateau_{setting}/n{n}_d2_lam{lam}_s{seeds}"
 J22_PLATEAU_JOB = seeds_in_turn(J22_PLATEAU_RUN, J22_PLATEAU_SEEDS)
 J22_PLATEAU_WILDCARDS = {
@@ -25,18 +25,6 @@ J22_PLATEAU_JOBS = [
     for s, ns in J22_PLATEAU_N.items()
     for n in ns
 ]
-
-
-# a plateau job's PlateauConfig fields but the seed, from its wildcards (training and polish)
-J22_PLATEAU_CONFIG = lambda wc: {
-    "setting": wc.setting,
-    "n": int(wc.n),
-    "classes": J22_THEORY["onehot_classes"],
-    "widths": plateau_widths(wc.setting, int(wc.n), J22_THEORY["onehot_classes"]),
-    "lam": J22_THEORY["lam"],
-    "restarts": J22_THEORY["restarts"],
-    "steps": J22_THEORY["steps"],
-}
 
 
 J22_PROPOSITIONS = {
@@ -87,10 +75,6 @@ training_rule(
     constraints={
         **J22_PLATEAU_WILDCARDS,
     },
-    parameters={
-        "config": J22_PLATEAU_CONFIG,
-        "seeds": first_restarts(J22_PLATEAU_SEEDS),
-    },
     device=False,
 )
 
@@ -121,12 +105,6 @@ training_rule(
     constraints={
         **J22_PLATEAU_WILDCARDS,
     },
-    parameters={
-        "config": J22_PLATEAU_CONFIG,
-        "seeds": first_restarts(J22_PLATEAU_SEEDS),
-        "iterations": J22_THEORY["polish_iterations"],
-    },
-    measured=False,
     gpu=False,
     device=False,
 )

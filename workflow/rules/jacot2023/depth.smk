@@ -1,7 +1,6 @@
 # ------------------------------------------------------------------------------ depth sweep
 
 J23_DEPTH = J23["depth"]
-J23_DEPTH_SEEDS = seeds_from(0)
 # One job per (depth, N): its seeds trained together.
 J23_DEPTH_RUN = (
     f"jacot2023/depth/{J23_TASK_ID}/w{J23_DEPTH['width']}_d{{depth}}_n{{n_train}}"
@@ -28,10 +27,6 @@ training_rule(
     constraints={
         "depth": "|".join(map(str, J23_DEPTH["depths"])),
         "n_train": "|".join(map(str, J23_DEPTH["n_train"])),
-    },
-    parameters={
-        "task": J23_TASK,
-        "fit": lambda wc: fit_params(J23_DEPTH, int(wc.depth), int(wc.n_train), J23_DEPTH_SEEDS),
     },
 )
 
@@ -63,11 +58,6 @@ training_rule(
         "depth": "|".join(map(str, J23_DEPTH["depths"])),
         "n_train": "|".join(map(str, J23_DEPTH["n_train"])),
     },
-    parameters={
-        "seeds": J23_DEPTH_SEEDS,
-        "iterations": J23_DEPTH["polish_iterations"],
-    },
-    measured=False,
 )
 
 

@@ -2,7 +2,7 @@
 
 J23_FIG1 = J23["fig1"]
 # The claims' seeds, trained together in one job; the figure draws the first.
-J23_FIG1_SEEDS = seeds_from(J23_FIG1["seed"])
+J23_FIG1_SEEDS = seeds_from(config, J23_FIG1["seed"])
 J23_FIG1_RUN = "jacot2023/fig1/{task}/w{width}_d{depth}_n{n_train}_lam{lam}_s{seeds}".format(
     task=J23_TASK_ID,
     seeds=seed_range(J23_FIG1["seed"], config["seeds"]),
@@ -21,10 +21,6 @@ training_rule(
         "checkpoint": f"results/{J23_FIG1_RUN}/model.pt",
         "runs": f"results/{J23_FIG1_RUN}/runs.csv",
         "trace": f"results/{J23_FIG1_RUN}/trace.csv",
-    },
-    parameters={
-        "task": J23_TASK,
-        "fit": fit_params(J23_FIG1, J23_FIG1["depth"], J23_FIG1["n_train"], J23_FIG1_SEEDS),
     },
     first=True,
 )
@@ -53,12 +49,7 @@ training_rule(
     constraints={
         "seed": "|".join(map(str, J23_FIG1_SEEDS)),
     },
-    parameters={
-        "seeds": lambda wc: [int(wc.seed)],
-        "iterations": J23_FIG1["polish_iterations"],
-    },
     first=True,
-    measured=False,
 )
 
 

@@ -1,13 +1,10 @@
 # ------------------------------------------------------------------------------ Fig. 2
 
 J23_FIG2 = J23["fig2"]
-J23_FIG2_DATA = {
-    k: J23_FIG2[k]
-    for k in ("classes", "per_class", "amplitude", "spacing", "noise", "seed", "grid")
-}
+J23_FIG2_DATA = fig2_data(config)
 # A seed draws the data set and the initializations: one data set per seed of the claims, the
 # figure draws the first.
-J23_FIG2_SEEDS = seeds_from(J23_FIG2["seed"])
+J23_FIG2_SEEDS = seeds_from(config, J23_FIG2["seed"])
 J23_FIG2_SET = (
     "{shape}_c{classes}_n{per_class}_a{amplitude}_sp{spacing}_noise{noise}_s{{seed}}"
 ).format(**J23_FIG2)
@@ -31,12 +28,6 @@ training_rule(
     constraints={
         "depth": "|".join(map(str, J23_FIG2_DEPTHS)),
         "seed": "|".join(map(str, J23_FIG2_SEEDS)),
-    },
-    parameters={
-        "data": lambda wc: J23_FIG2_DATA | {"seed": int(wc.seed)},
-        "width": J23_FIG2["width"],
-        "lams": J23_FIG2["lams"],
-        "phases": J23_FIG2["phases"],
     },
 )
 
@@ -65,10 +56,6 @@ training_rule(
         "depth": "|".join(map(str, J23_FIG2_DEPTHS)),
         "seed": "|".join(map(str, J23_FIG2_SEEDS)),
     },
-    parameters={
-        "iterations": J23_FIG2["polish_iterations"],
-    },
-    measured=False,
 )
 
 

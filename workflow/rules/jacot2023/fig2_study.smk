@@ -1,7 +1,7 @@
 # ------------------------------------------------------------------------------ Fig. 2 study
 
 J23_FIG2_STUDY = J23["fig2_study"]
-J23_FIG2_STUDY_FAMILIES = {f["name"]: f for f in J23_FIG2_STUDY["families"]}
+J23_FIG2_STUDY_FAMILIES = fig2_study_families(config)
 J23_FIG2_STUDY_SEEDS = seed_list(J23_FIG2["seed"], J23_FIG2_STUDY["n_seeds"])
 # the hidden width at each depth: Fig. 2's, but at Fig. 2's shallow depth the study's own
 J23_FIG2_STUDY_WIDTHS = {
@@ -44,18 +44,6 @@ training_rule(
         "family": "|".join(J23_FIG2_STUDY_FAMILIES),
         "depth": "|".join(map(str, J23_FIG2_STUDY["depths"])),
     },
-    parameters={
-        "study": lambda wc: {
-            "family": J23_FIG2_STUDY_FAMILIES[wc.family],
-            "depth": int(wc.depth),
-            "width": int(wc.width),
-            "seeds": J23_FIG2_STUDY_SEEDS,
-            "pads": J23_FIG2_STUDY["pads"],
-            "margin": J23_FIG2_STUDY["margin"],
-        }
-        | {k: J23_FIG2[k] for k in ("classes", "per_class", "noise", "lams", "grid")},
-        "phases": J23_FIG2_STUDY["phases"],
-    },
 )
 
 
@@ -82,10 +70,6 @@ training_rule(
         "family": "|".join(J23_FIG2_STUDY_FAMILIES),
         "depth": "|".join(map(str, J23_FIG2_STUDY["depths"])),
     },
-    parameters={
-        "iterations": J23_FIG2_STUDY["polish_iterations"],
-    },
-    measured=False,
 )
 
 

@@ -7,13 +7,12 @@ J23_LAM = fmt_lam(J23_FIG3["lam"])
 # A seed draws the curve (or the noise), the points and the initialization: one data set per
 # seed of the claims, the figure draws the first. The curve autoencoders of one architecture,
 # one per seed, train together in one job.
-J23_CURVE_SEEDS = seeds_from(J23_CURVE["seed"])
 J23_CURVE_RUN = (
     "jacot2023/fig3/curves_g{curve_width}_n{n_train}_r{n_random}".format(**J23_CURVE)
     + f"_s{seed_range(J23_CURVE['seed'], config['seeds'])}/w{{width}}_d{{depth}}_lam{J23_LAM}"
 )
 J23_MNIST_SUBSET = MNIST_SUBSETS["jacot2023.fig3.mnist"]
-J23_MNIST_SEEDS = seeds_from(J23_MNIST["seed"])
+J23_MNIST_SEEDS = seeds_from(config, J23_MNIST["seed"])
 J23_MNIST_SET = "mnist_n{n_train}_t{n_noisy}_noise{noise}_s{{seed}}".format(**J23_MNIST)
 J23_MNIST_RUN = f"jacot2023/fig3/{J23_MNIST_SET}/w{{width}}_d{{depth}}_lam{J23_LAM}"
 
@@ -29,12 +28,6 @@ training_rule(
     },
     constraints={
         **architecture_constraints(J23_CURVE),
-    },
-    parameters={
-        "data": {k: J23_CURVE[k] for k in ("curve_width", "n_train", "n_random")},
-        "seeds": J23_CURVE_SEEDS,
-        "lam": J23_FIG3["lam"],
-        "phases": J23_CURVE["phases"],
     },
 )
 
@@ -54,12 +47,6 @@ training_rule(
     constraints={
         **architecture_constraints(J23_MNIST),
         "seed": "|".join(map(str, J23_MNIST_SEEDS)),
-    },
-    parameters={
-        "lam": J23_FIG3["lam"],
-        "phases": J23_MNIST["phases"],
-        "noise": lambda wc: {k: J23_MNIST[k] for k in ("noise", "n_noisy")}
-        | {"seed": int(wc.seed)},
     },
 )
 
@@ -87,10 +74,6 @@ training_rule(
     constraints={
         **architecture_constraints(J23_CURVE),
     },
-    parameters={
-        "iterations": J23_FIG3["polish_iterations"],
-    },
-    measured=False,
 )
 
 
@@ -112,10 +95,6 @@ training_rule(
         **architecture_constraints(J23_MNIST),
         "seed": "|".join(map(str, J23_MNIST_SEEDS)),
     },
-    parameters={
-        "iterations": J23_FIG3["polish_iterations"],
-    },
-    measured=False,
 )
 
 

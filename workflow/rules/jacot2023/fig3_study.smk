@@ -11,9 +11,6 @@ J23_STUDY_CURVE_RUN = (
     f"{J23_STUDY_CURVE_SET}/d{{depth}}_lam{J23_LAM}_s{seed_range(0, J23_STUDY_CURVE['n_seeds'])}"
     f"_repeats{J23_STUDY_CURVE['max_repeats']}"
 )
-# the study's MNIST autoencoders: Fig. 3's shallow one, and a deep one of the study's own
-J23_STUDY_MNIST_ARCH = {"shallow": J23_MNIST["shallow"], "deep": J23_STUDY_MNIST["deep"]}
-J23_STUDY_MNIST_SEEDS = seed_list(J23_MNIST["seed"], J23_STUDY_MNIST["n_seeds"])
 J23_STUDY_MNIST_RUN = (
     f"jacot2023/fig3_study/mnist_n{J23_MNIST['n_train']}_t{J23_MNIST['n_noisy']}"
     f"_noise{J23_MNIST['noise']}/{{kind}}_lam{J23_LAM}"
@@ -21,7 +18,7 @@ J23_STUDY_MNIST_RUN = (
     f"_repeats{J23_STUDY_MNIST['max_repeats']}"
 )
 # a network is settled when its objective moved by at most this over its last stretch
-J23_STUDY_SETTLED = reading_parameter("jacot2023.fig3study.converged", "bar")
+J23_STUDY_SETTLED = reading_parameter(*SETTLED_BAR)
 
 
 rule screen_jacot2023_fig3_study_curves:
@@ -57,19 +54,6 @@ training_rule(
     constraints={
         "depth": "|".join(map(str, J23_STUDY_CURVE["depths"])),
     },
-    parameters={
-        "study": lambda wc: {
-            "curve_width": J23_STUDY_CURVE["curve_width"],
-            "seeds": seed_list(0, J23_STUDY_CURVE["n_seeds"]),
-            "n_train": J23_CURVE["n_train"],
-            "n_random": J23_CURVE["n_random"],
-            "depth": int(wc.depth),
-            "width": study_width(J23_CURVE, int(wc.depth)),
-            "lam": J23_FIG3["lam"],
-        },
-        "phases": J23_STUDY_CURVE["phases"],
-        "settling": {"bar": J23_STUDY_SETTLED, "max_repeats": J23_STUDY_CURVE["max_repeats"]},
-    },
 )
 
 
@@ -87,17 +71,6 @@ training_rule(
     },
     constraints={
         "kind": "shallow|deep",
-    },
-    parameters={
-        "study": lambda wc: J23_STUDY_MNIST_ARCH[wc.kind]
-        | {
-            "lam": J23_FIG3["lam"],
-            "noise": J23_MNIST["noise"],
-            "n_noisy": J23_MNIST["n_noisy"],
-            "seeds": J23_STUDY_MNIST_SEEDS,
-        },
-        "phases": J23_STUDY_MNIST["phases"],
-        "settling": {"bar": J23_STUDY_SETTLED, "max_repeats": J23_STUDY_MNIST["max_repeats"]},
     },
 )
 
@@ -123,10 +96,6 @@ training_rule(
     constraints={
         "depth": "|".join(map(str, J23_STUDY_CURVE["depths"])),
     },
-    parameters={
-        "iterations": J23_FIG3_STUDY["polish_iterations"],
-    },
-    measured=False,
 )
 
 
@@ -147,10 +116,6 @@ training_rule(
     constraints={
         "kind": "shallow|deep",
     },
-    parameters={
-        "iterations": J23_FIG3_STUDY["polish_iterations"],
-    },
-    measured=False,
 )
 
 

@@ -24,29 +24,14 @@ rule construct_jacot2023_propositions:
 J23_REMARK2 = J23["remark2"]
 # A seed is a set of restarts, as in jacot2022's plateaus; one job per group of widths trains
 # its seeds in turn.
-J23_REMARK2_SEEDS = restart_sets(J23_REMARK2["seed"], J23_REMARK2["restarts"])
-# jacot2022's Prop. 14 task: X = I_N, Y = B_N
-J23_REMARK2_SETTING = "bipartite"
+J23_REMARK2_SEEDS = restart_sets(config, J23_REMARK2["seed"], J23_REMARK2["restarts"])
 J23_REMARK2_RUN = "jacot2023/remark2/{setting}_n{N}_d{depth}_lam{lam}/{{group}}_s{{seeds}}".format(
-    setting=J23_REMARK2_SETTING, **J23_REMARK2 | {"lam": fmt_lam(J23_REMARK2["lam"])}
+    setting=REMARK2_SETTING, **J23_REMARK2 | {"lam": fmt_lam(J23_REMARK2["lam"])}
 )
 J23_REMARK2_JOB = seeds_in_turn(J23_REMARK2_RUN, J23_REMARK2_SEEDS)
 
 
 J23_REMARK2_JOBS = [{"group": g} for g in REMARK2_GROUPS]
-
-
-# a Remark 2 job's PlateauConfig fields but the seed, from its group (training and polish)
-J23_REMARK2_CONFIG = lambda wc: {
-    "setting": J23_REMARK2_SETTING,
-    "n": J23_REMARK2["N"],
-    "classes": 0,  # one-hot outputs only
-    "widths": remark2_widths(J23_REMARK2["N"], wc.group),
-    "lam": J23_REMARK2["lam"],
-    "restarts": J23_REMARK2["restarts"],
-    "steps": J23_REMARK2["steps"],
-    "depth": J23_REMARK2["depth"],
-}
 
 
 training_rule(
@@ -59,10 +44,6 @@ training_rule(
     },
     constraints={
         "group": "|".join(REMARK2_GROUPS),
-    },
-    parameters={
-        "config": J23_REMARK2_CONFIG,
-        "seeds": first_restarts(J23_REMARK2_SEEDS),
     },
     device=False,
 )
@@ -94,12 +75,6 @@ training_rule(
     constraints={
         "group": "|".join(REMARK2_GROUPS),
     },
-    parameters={
-        "config": J23_REMARK2_CONFIG,
-        "seeds": first_restarts(J23_REMARK2_SEEDS),
-        "iterations": J23_REMARK2["polish_iterations"],
-    },
-    measured=False,
     gpu=False,
     device=False,
 )

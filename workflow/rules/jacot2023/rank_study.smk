@@ -1,7 +1,6 @@
 # ------------------------------------------------------------------------------ rank study
 
 J23_RANK = J23["rank_study"]
-J23_RANK_SEEDS = seed_list(J23_FIG1["seed"], J23_RANK["n_seeds"])
 # Fig. 1's network and data size; every lambda (a multiple of Fig. 1's) and seed of one (data
 # scale, depth) trained together
 J23_RANK_FIT = "w{width}_n{n_train}_lam{lam}x{factors}_s{seeds}".format(
@@ -31,11 +30,6 @@ training_rule(
     constraints={
         "scale": "|".join(J23_RANK["scales"]),
         "depth": "|".join(map(str, J23_RANK["depths"])),
-    },
-    parameters={
-        "task": J23_TASK,
-        "study": lambda wc: rank_study_params(J23_RANK, J23_FIG1, int(wc.depth), J23_RANK_SEEDS)
-        | {"scale": wc.scale},
     },
 )
 
@@ -74,10 +68,6 @@ training_rule(
         "runs": f"results/{J23_RANK_SELECTED}/runs.csv",
         "trace": f"results/{J23_RANK_SELECTED}/trace.csv",
     },
-    parameters={
-        "task": J23_TASK,
-        "study": rank_study_params(J23_RANK, J23_FIG1, J23_RANK["extra_depth"], J23_RANK_SEEDS),
-    },
 )
 
 
@@ -106,10 +96,6 @@ training_rule(
     constraints={
         "run": "|".join(map(re.escape, J23_RANK_SWEPT)),
     },
-    parameters={
-        "iterations": J23_RANK["polish_iterations"],
-    },
-    measured=False,
 )
 
 
