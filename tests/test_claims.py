@@ -106,6 +106,13 @@ def _registry(tmp_path, entries, name="demo"):
         ({"kind": "exact", "quote": "none — pipeline invariant"}, "quotes the paper"),
         ({"reference_tol": 1.5}, "reference_tol 1.5"),
         ({"reference_tol": "5%"}, "reference_tol '5%'"),
+        ({"cannot_fail": {"cases": ["every case"]}}, "cannot_fail is"),
+        ({"cannot_fail": {"cases": "bipartite", "why": "x"}}, "cannot_fail is"),
+        ({"cannot_fail": {"cases": ["every case", "oned"], "why": "x"}}, "cannot_fail is"),
+        (
+            {"kind": "check", "cannot_fail": {"cases": ["every case"], "why": "x"}},
+            "cannot_fail marks an empirical or exact",
+        ),
     ],
 )
 def test_a_bad_registry_entry_is_an_error_naming_it(tmp_path, changes, message):
@@ -429,3 +436,20 @@ def test_a_seed_failing_two_preconditions_is_named_once(tmp_path):
         registry, [claims.measured("demo.fig1.onset", [1, 1, 1, 1], meets=meets)]
     ).itertuples()
     assert r.n_excluded == 1 and "left out: 1 collapsed)" in r.reproduced_value
+
+
+def test_a_case_where_the_measure_cannot_fail_reads_so_whatever_its_values(tmp_path):
+    """cannot_fail names the cases where a measure cannot fail: their rows read cannot_fail,
+    passing or failing values alike; the entry's other cases are judged as before."""
+    cannot = {"cases": ["bipartite"], "why": "the bound is below the onset there"}
+    registry = load_registry([_registry(tmp_path, {"demo.fig1.onset": _entry(cannot_fail=cannot)})])
+    rows = claims.evaluate(
+        registry,
+        [
+            claims.measured("demo.fig1.onset", [8] * 3, "bipartite, N = 4"),
+            claims.measured("demo.fig1.onset", [99] * 3, "bipartite, N = 6"),
+            claims.measured("demo.fig1.onset", [99] * 3, "onehot, N = 6"),
+            claims.measured("demo.fig1.onset", [8] * 3, "onehot, N = 9"),
+        ],
+    )
+    assert rows.status.tolist() == ["cannot_fail", "cannot_fail", "fail", "pass"]

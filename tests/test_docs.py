@@ -5,8 +5,8 @@ import re
 
 from conftest import REPO
 
+from l2relu.ledger import coverage, verdict
 from l2relu.ledger import docs as generated_docs
-from l2relu.ledger import verdict
 from l2relu.ledger.registry import load_registry, registry_files
 
 README = (REPO / "README.md").read_text()
@@ -35,7 +35,8 @@ def test_the_readmes_verdict_sees_a_changed_status_and_lists_a_claim_that_fails(
     claim_id = ledger.claim_id[chosen]
     assert f"[`{claim_id}`]" not in README
     ledger.loc[chosen, "status"] = "fail"
-    changed = generated_docs.section(ledger, _registry())
+    items = coverage.load_coverage(REPO / "workflow/claims/coverage.yaml")
+    changed = generated_docs.section(ledger, _registry(), items)
     assert changed not in README
     assert f"[`{claim_id}`]" in changed and "failed in 1 case" in changed
 

@@ -190,8 +190,9 @@ def test_the_headline_counts_primary_readings_and_lists_the_reading_dependent_cl
     other["robustness"] = "reading-dependent"
     both = pd.concat([ledger, other], ignore_index=True)
     # the extra reading's fail is counted nowhere; the claim is counted once, as dependent
+    k = verdict.VERDICT_HEADER.index("reading-dependent")
     assert verdict.verdict_counts(both) == [
-        [*row[:5], "1" if row[0] == verdict.paper_of(ledger.target[first]) else "0", *row[6:]]
+        [*row[:k], "1" if row[0] == verdict.paper_of(ledger.target[first]) else "0", *row[k + 1 :]]
         for row in verdict.verdict_counts(ledger)
     ]
     assert "; 1 of them reading-dependent." in verdict.headline(both)

@@ -25,7 +25,9 @@ from l2relu.ledger.registry import (
     load_registry,
 )
 
-STATUSES = ("pass", "mixed", "fail", "inconclusive")
+# cannot_fail: a case where the entry's measure cannot fail whatever was trained or built (its
+# registry field cannot_fail): its verdict would say nothing
+STATUSES = ("pass", "mixed", "fail", "inconclusive", "cannot_fail")
 COLUMNS = [
     "claim_id",
     "target",
@@ -184,7 +186,9 @@ def row(claim: Claim, m: Measurement) -> dict:
         "n_seeds": len(m.values),
         "n_hold": sum(holds),
         "n_excluded": len(m.values) - n_measured,
-        "status": status_of(
+        "status": "cannot_fail"
+        if claim.cannot_fail and claim.cannot_fail.covers(m.case)
+        else status_of(
             sum(holds), n_measured, len(m.values), claim.kind, claim.min_measured, claim.quantifier
         ),
         "reading": m.reading,

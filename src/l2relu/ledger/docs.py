@@ -67,10 +67,12 @@ def not_replicated(ledger: pd.DataFrame, registry: dict[str, Claim]) -> list[str
     return lines
 
 
-def section(ledger: pd.DataFrame, registry: dict[str, Claim]) -> str:
-    """The README's generated verdict: the counts per paper, then each claim not replicated."""
+def section(ledger: pd.DataFrame, registry: dict[str, Claim], items) -> str:
+    """The README's generated verdict: the counts per paper, the share of the papers tested,
+    then each claim not replicated."""
     lines = [BEGIN, ""]
     lines += verdict.md_table(verdict.VERDICT_HEADER, verdict.verdict_counts(ledger))
+    lines += ["", coverage.share_sentence(items)]
     lines += ["", "Not replicated (primary readings; every case, reading and value in the notes):"]
     lines += ["", *not_replicated(ledger, registry), "", END]
     return "\n".join(lines)
@@ -89,7 +91,8 @@ def current(repo: Path) -> tuple[str, str]:
     """README.md as it is and as the default reference ledger writes it."""
     registry = load_registry(registry_files(repo / "workflow/claims"))
     readme = (repo / "README.md").read_text()
-    return readme, rewritten(readme, section(default_rows(repo), registry))
+    items = coverage.load_coverage(repo / "workflow/claims/coverage.yaml")
+    return readme, rewritten(readme, section(default_rows(repo), registry, items))
 
 
 def coverage_section(repo: Path) -> str:

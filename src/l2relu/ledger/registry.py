@@ -71,6 +71,12 @@ OPTIONAL_FIELDS = {
         "paper's training showed, or one true of any weights: the network at the end of the "
         "paper's schedule); the ledger reads both and says whether their statuses agree"
     ),
+    "cannot_fail": (
+        "where the measure cannot fail whatever was trained or built (true by definition or by "
+        "arithmetic there): {cases, why}, cases a list of the rows' cases (a case and the cases "
+        f"it begins, 'bipartite' for 'bipartite, N = 4'), or [{'every case'!r}]; such a row "
+        "reads 'cannot fail here', and tests no statement (l2relu.ledger.coverage)"
+    ),
     "reference_tol": (
         "how far (a share of the larger) a value may move between two builds and still be the "
         "same result, for a value from training that moves with the BLAS kernels; default "
@@ -91,6 +97,7 @@ STATE_FIELDS = (
     "readings",
     "requires",
     "parameters",
+    "cannot_fail",
 )
 # what a history item may say changed: a state field (a precondition is the field requires),
 # or how a measure leaves seeds out (before preconditions existed)
@@ -306,6 +313,7 @@ class Claim:
     requires: tuple = ()  # PRECONDITIONS a seed must meet to be measured
     parameters: dict | None = None  # the measure's parameters, where it has one reading
     network: str | None = None  # NETWORKS: which network is primary, where both are read
+    cannot_fail: "CannotFail | None" = None  # see OPTIONAL_FIELDS
 
     @property
     def every_reading(self) -> tuple:
@@ -338,11 +346,52 @@ class Reading:
     why: str
 
 
+EVERY_CASE = "every case"
+
+
+@dataclass(frozen=True)
+class CannotFail:
+    """The cases where an entry's measure cannot fail, and why."""
+
+    cases: tuple[str, ...]
+    why: str
+
+    @property
+    def every_case(self) -> bool:
+        return self.cases == (EVERY_CASE,)
+
+    def covers(self, case: str) -> bool:
+        return self.every_case or any(case == c or case.startswith(f"{c}, ") for c in self.cases)
+
+
+def _cannot_fail(value, kind, where) -> CannotFail | None:
+    if value is None:
+        return None
+    cases = value.get("cases") if isinstance(value, dict) else None
+    why = value.get("why") if isinstance(value, dict) else None
+    if (
+        set(value) != {"cases", "why"}
+        or not isinstance(cases, list)
+        or not cases
+        or not all(isinstance(c, str) and c.strip() for c in cases)
+        or (EVERY_CASE in cases and len(cases) > 1)
+        or not isinstance(why, str)
+        or not why.strip()
+    ):
+        raise RegistryError(
+            f"{where}: cannot_fail is {{cases: a list of the rows' cases, or [{EVERY_CASE}], "
+            "why: a sentence}"
+        )
+    if kind not in ("empirical", "exact"):
+        raise RegistryError(f"{where}: cannot_fail marks an empirical or exact claim's rows")
+    return CannotFail(tuple(cases), " ".join(why.split()))
+
+
 def entry_state(claim: Claim) -> str:
     """A hash of what a verdict depends on (STATE_FIELDS), to tell a change from none."""
     # readings, preconditions and parameters enter only where an entry has them, so that an
     # entry without them hashes as it did before they existed
-    optional = ("readings", "requires", "parameters", "network")
+    optional = ("readings", "requires", "parameters", "network", "cannot_fail")
     values = {name: getattr(claim, name) for name in STATE_FIELDS if name not in optional}
     values["criterion"] = claim.criterion.text
     if claim.readings:
@@ -353,6 +402,8 @@ def entry_state(claim: Claim) -> str:
         values["parameters"] = claim.parameters
     if claim.network:
         values["network"] = claim.network
+    if claim.cannot_fail:
+        values["cannot_fail"] = list(claim.cannot_fail.cases)
     return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:12]
 
 
@@ -459,6 +510,7 @@ def _entry(claim_id, entry, paper, where) -> Claim:
         requires=tuple(requires),
         parameters=parameters,
         network=network,
+        cannot_fail=_cannot_fail(entry.get("cannot_fail"), entry["kind"], where),
         **fields,
     )
 

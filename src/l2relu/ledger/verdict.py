@@ -16,13 +16,16 @@ STATUS_WORDS = {
     "mixed": "mixed",
     "fail": "failed",
     "inconclusive": "inconclusive",
+    "cannot_fail": "cannot fail here",
 }
 STATUS_RULE = (
     "Over the seeds measured, a claim passes when its criterion holds in every one (for a "
     "claim the paper states of typical runs, in at least 80% of 5 or more), fails when it "
     "holds in at most 20%, and is mixed otherwise; it is inconclusive when too few seeds "
     "could be measured to read, fewer than 3 (or, where fewer were run, fewer than all); an "
-    "exact statement or a check is never inconclusive: a value it could not measure fails."
+    "exact statement or a check is never inconclusive: a value it could not measure fails. A "
+    "case where the measure cannot fail whatever was trained (the registry says why) reads "
+    "'cannot fail here'."
 )
 VERDICT_HEADER = [
     "paper",
@@ -30,6 +33,7 @@ VERDICT_HEADER = [
     "mixed",
     "failed",
     "inconclusive",
+    "cannot fail here",
     "reading-dependent",
     "exact statements holding",
     "checks holding",
@@ -84,7 +88,9 @@ def headline(ledger: pd.DataFrame) -> str:
     return (
         f"Empirical claims (training or random data, over seeds): {len(empirical)} in all, "
         f"{n['pass']} replicated, {n['mixed']} mixed, {n['fail']} failed, "
-        f"{n['inconclusive']} inconclusive; {_dependent(empirical)} of them reading-dependent."
+        f"{n['inconclusive']} inconclusive"
+        + (f", {n['cannot_fail']} that cannot fail here" if n["cannot_fail"] else "")
+        + f"; {_dependent(empirical)} of them reading-dependent."
     )
 
 
@@ -177,8 +183,10 @@ def claims_markdown(ledger: pd.DataFrame, items=None) -> str:
 
 COVERAGE_RULE = (
     "An item is a figure's claim, a table, a stated experimental number or a numbered statement "
-    "with a numerical consequence (workflow/claims/coverage.yaml, in each paper's order): it has "
-    "ledger rows, or a reason no finite test exists, or it is checkable with no row yet."
+    "with a numerical consequence (workflow/claims/coverage.yaml, in each paper's order). It is "
+    "tested (rows that measure it and can fail), partial (rows measure a part, or cannot fail), "
+    "given (a hypothesis or set-up the pipeline builds), not checkable (no finite test exists) or "
+    "missing (checkable, no row yet). The share is tested / (tested + partial + missing)."
 )
 
 
