@@ -137,6 +137,49 @@ def judged(measurements, every_entry=True):
     return rows
 
 
+CONTROL_STATUSES = ("fail", "mixed")
+
+
+def controls(*claim_ids):
+    """Marks a control: a test that judges each of `claim_ids` (empirical or exact registry
+    entries) on a negative case. While it runs, a row of each must be judged fail or mixed, or
+    the test fails (_control_rows); tests/test_controls.py finds every entry a control."""
+    return pytest.mark.controls(*claim_ids)
+
+
+@pytest.fixture(autouse=True)
+def _control_rows(request, monkeypatch):
+    """Every row a `controls` test judges, checked at its end: each controlled entry failed."""
+    controlled = [i for marker in request.node.iter_markers("controls") for i in marker.args]
+    if not controlled:
+        yield
+        return
+    from l2relu.ledger import claims
+
+    judged_rows, evaluate = [], claims.evaluate
+
+    def recording(*args, **kwargs):
+        rows = evaluate(*args, **kwargs)
+        judged_rows.append(rows[["claim_id", "status"]])
+        return rows
+
+    monkeypatch.setattr(claims, "evaluate", recording)
+    yield
+    unfailed = unfailed_controls(controlled, judged_rows)
+    assert not unfailed, f"a control judged no row of {unfailed} fail or mixed"
+
+
+def unfailed_controls(claim_ids, judged_rows) -> list[str]:
+    """The controlled entries of which no judged row (frames of claim_id, status) failed."""
+    failed = {
+        claim_id
+        for rows in judged_rows
+        for claim_id, status in zip(rows.claim_id, rows.status, strict=True)
+        if status in CONTROL_STATUSES
+    }
+    return [claim_id for claim_id in claim_ids if claim_id not in failed]
+
+
 def killed_and_resumed(monkeypatch, resume, step, run):
     """run() inside checkpointing into `resume`, killed just after the training's read at
     `step`, then run() again, resumed from its checkpoint; returns what the second gives."""

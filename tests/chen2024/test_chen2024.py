@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import judged
+from conftest import controls, judged
 
 from l2relu.chen2024 import construction, data, theory
 from l2relu.chen2024 import truncation as tr
@@ -234,6 +234,7 @@ def test_clustered_data_meet_prop_4_1_and_are_reproducible():
         data.clustered(2, 3, 5, 0.1, 0)
 
 
+@controls("chen2024.fig2.backward_cone_to_base", "chen2024.fig2.between_cones_onto_edges")
 def test_fig2_grid_shows_lemma_3_4_and_its_rows_catch_a_wrong_map():
     from l2relu.chen2024 import ledger
     from l2relu.chen2024.figures import Fig2Config, fig2_grid
@@ -254,6 +255,13 @@ def _any_dimension_statuses():
     return rows.set_index("claim_id").status.to_dict()
 
 
+@controls(
+    "chen2024.fig2.kernel_invariance",
+    "chen2024.fig2.lemma33_projectors",
+    "chen2024.fig2.lemma34_any_dimension",
+    "chen2024.fig2.orthant_aperture",
+    "chen2024.fig2.remark35_polar",
+)
 def test_section_3_lemmas_hold_in_any_dimension_and_their_rows_catch_planted_errors(monkeypatch):
     """The five rows pass on the paper's constructions; each fails on a planted error: a layer
     that does not shrink the cone into
@@ -322,6 +330,7 @@ def test_fig3_tables_try_every_ordering_and_build_the_first_valid_one():
     assert rows.status.tolist() == ["fail" if orderings.valid.sum() > 1 else "pass", "pass", "pass"]
 
 
+@controls("chen2024.theory.cor42_built_every_n")
 def test_theory_counts_fail_when_a_network_is_missing_or_a_count_moves_with_n():
     from l2relu.chen2024 import ledger
 

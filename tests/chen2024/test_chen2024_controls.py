@@ -8,12 +8,13 @@ from itertools import pairwise
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import claim_status, judged, readings_of
+from conftest import claim_status, controls, judged, readings_of
 
 from l2relu.ledger.claims import measured
 from l2relu.timor2022.data import two_points
 
 
+@controls("chen2024.fig1.cut_class_collapsed")
 def test_chen2024_first_layer_rows_fail_for_a_map_that_truncates_nothing():
     from l2relu.chen2024 import ledger
     from l2relu.chen2024.figures import Fig1Config, fig1_tables
@@ -26,6 +27,7 @@ def test_chen2024_first_layer_rows_fail_for_a_map_that_truncates_nothing():
     assert claim_status(ms, "chen2024.fig1.other_classes_untouched") == ["pass"]
 
 
+@controls("chen2024.fig2.eq72_ball_in_cone")
 def test_eq72_fails_with_the_apex_too_close():
     from l2relu.chen2024 import lemmas
 
@@ -37,6 +39,10 @@ def test_eq72_fails_with_the_apex_too_close():
     assert claim_status([measured(claim_id, close)], claim_id) == ["fail"]
 
 
+@controls(
+    "chen2024.fig2.remark21_class_average",
+    "timor2022.theory.lemma3_rank_one_needs_opposite_rows",
+)
 def test_lemma3_fails_for_opposite_rows_and_remark21_for_the_unsquared_norm():
     """Lemma 3's row on rank-1 layers whose rows are opposite (the conclusion's own form, which
     reaches zero loss) fails; Remark 2.1's row fails under the reading whose form is off by a
@@ -62,6 +68,11 @@ def test_lemma3_fails_for_opposite_rows_and_remark21_for_the_unsquared_norm():
     }
 
 
+@controls(
+    "chen2024.fig1.other_classes_untouched",
+    "chen2024.fig2.between_cones_onto_edges",
+    "chen2024.fig2.forward_cone_identity",
+)
 def test_chen2024_untouched_and_identity_rows_fail_for_a_map_that_moves_everything():
     """The maps that pass these rows trivially (the identity) are the other controls; here the
     claim is false: a map sending every point to the base point moves the other classes (Fig. 1)
@@ -84,6 +95,15 @@ def test_chen2024_untouched_and_identity_rows_fail_for_a_map_that_moves_everythi
     assert claim_status(ms, "chen2024.fig2.forward_cone_identity") == ["fail"]
 
 
+@controls(
+    "chen2024.fig3.thm52_zero_cost",
+    "chen2024.theory.cor42_built_every_n",
+    "chen2024.theory.cor42_zero_cost",
+    "chen2024.theory.prop41_built_every_n",
+    "chen2024.theory.prop41_zero_cost",
+    "chen2024.theory.thm52_built_every_n",
+    "chen2024.theory.thm52_zero_cost",
+)
 def test_chen2024_zero_cost_rows_fail_for_a_network_off_by_a_bias_and_a_build_that_fails():
     """Every construction built, then its output bias moved by 0.1: the cost (14) the ledger
     reads through the training engine is no longer 0, and each zero-cost row fails (the
@@ -115,6 +135,15 @@ def test_chen2024_zero_cost_rows_fail_for_a_network_off_by_a_bias_and_a_build_th
     assert claim_status(ms, "chen2024.fig3.thm52_zero_cost") == ["fail"]
 
 
+@controls(
+    "chen2024.theory.cor42_zero_cost",
+    "chen2024.theory.prop41_family_distinct",
+    "chen2024.theory.prop41_family_zero_cost",
+    "chen2024.theory.prop41_zero_cost",
+    "chen2024.theory.thm52_family_distinct",
+    "chen2024.theory.thm52_family_zero_cost",
+    "chen2024.theory.thm52_zero_cost",
+)
 def test_chen2024_family_rows_fail_for_a_family_that_does_not_move_or_leaves_zero_cost(
     monkeypatch,
 ):
@@ -155,6 +184,7 @@ def test_chen2024_family_rows_fail_for_a_family_that_does_not_move_or_leaves_zer
         assert claim_status(ms, f"chen2024.theory.{key}_family_zero_cost") == ["fail"], key
 
 
+@controls("chen2024.theory.prop32_truncation_identities")
 def test_chen2024_prop32_fails_when_a_width_grows():
     """Prop. 3.2's identities fail once a layer widens (W_l W_l^+ != 1)."""
     from l2relu.chen2024 import ledger as chen
@@ -169,6 +199,7 @@ def test_chen2024_prop32_fails_when_a_width_grows():
     assert claim_status(chen.prop32_claims(widening, 1), claim_id) == ["fail"]
 
 
+@controls("chen2024.fig1.classes_in_cones")
 def test_chen2024_cone_row_fails_with_the_cones_exchanged():
     """Fig. 1's left panel: each class read in the other cone (class 1 forward, the rest
     backward) fails; as the caption places them, both pass."""

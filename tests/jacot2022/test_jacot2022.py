@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO, judged, killed_and_resumed
+from conftest import REPO, controls, judged, killed_and_resumed
 
 from l2relu.jacot2022 import theory
 from l2relu.jacot2022.data import bipartite_incidence, teacher_data
@@ -346,6 +346,11 @@ def _certified(ms, seeds=4):
     return ms + ledger.fig1_certificate_claims(_fig1_certificates([0.0] * seeds), 1e-3)[1]
 
 
+@controls(
+    "jacot2022.fig1.attraction_inward",
+    "jacot2022.fig1.classes_pushed_apart",
+    "jacot2022.fig1.repulsion_outward",
+)
 def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
     """A network with a dead first layer computes a constant: analyze marks it collapsed and
     reads no rays on its dead layer; the ledger leaves it out of every Fig. 1 row (its forces'
@@ -574,6 +579,11 @@ def test_the_fig1_study_reads_no_rays_in_a_layer_of_too_few_neurons():
     assert "(rays found 3 [3, 3]" in found  # the rays the reading found, in a detail of its own
 
 
+@controls(
+    "jacot2022.fig1study.z1_rays",
+    "jacot2022.fig1study.z1_rays_plane",
+    "jacot2022.fig1study.z2_rays",
+)
 def test_the_fig1_studys_settling_checks_fail_on_a_network_still_moving():
     """Per setting: a network whose objective fell 5% over its last fifth, one whose objective
     rose as much, or one whose Z1 share on rays moved by 0.3, fails the check that every other
@@ -677,6 +687,7 @@ def _fig1_layers(balance: float, seeds=4):
     )
 
 
+@controls("jacot2022.fig1.forces_cancel")
 def test_fig1_reads_the_balance_of_forces_on_certified_polished_networks_only():
     """The forces' balance is stated for minimizers: its row reads the polished networks that
     the certificate passes (a stalled polish is not one), the schedule's beside it; the

@@ -6,13 +6,29 @@ nothing."""
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO, claim_status, judged, random_network, reading_status, readings_of
+from conftest import (
+    REPO,
+    claim_status,
+    controls,
+    judged,
+    random_network,
+    reading_status,
+    readings_of,
+)
 
 from l2relu.jacot2022.data import bipartite_incidence
 from l2relu.ledger.claims import measured
 from l2relu.ledger.registry import load_registry, registry_files
 
 
+@controls(
+    "jacot2022.fig1.attraction_inward",
+    "jacot2022.fig1.classes_pushed_apart",
+    "jacot2022.fig1.forces_cancel",
+    "jacot2022.fig1.inputs_cluster_by_digit",
+    "jacot2022.fig1.neurons_along_rays",
+    "jacot2022.fig1.repulsion_outward",
+)
 def test_an_untrained_jacot2022_network_has_no_rays_no_clusters_and_no_balance():
     """Fig. 1's three empirical measures on random weights and random labels."""
     from l2relu.jacot2022 import fig1, ledger
@@ -41,6 +57,7 @@ def test_an_untrained_jacot2022_network_has_no_rays_no_clusters_and_no_balance()
         assert status[f"jacot2022.fig1.radial_balance|{layer}"] == "fail"
 
 
+@controls("jacot2022.fig2.plateau_onset", "jacot2022.fig2.train_loss_nonincreasing")
 def test_a_loss_that_keeps_falling_has_no_plateau_and_a_rise_of_every_trial_fails():
     """A rise of one trial alone is within the trials' spread (training noise); a rise that
     every trial shows is not."""
@@ -86,6 +103,7 @@ def _teacher_runs(test_over_train, trials=3):
     ).assign(diverged=False, diverged_step=-1)
 
 
+@controls("jacot2022.fig2.test_below_train")
 def test_a_test_loss_above_the_training_loss_from_width_10_fails_and_below_it_passes():
     """The caption's smaller test loss: a test loss below the training loss at every width
     from 10 passes even where narrow networks read above it; one width above it fails, and the
@@ -119,6 +137,12 @@ def test_a_test_loss_above_the_training_loss_from_width_10_fails_and_below_it_pa
     assert statuses([0.5] * 6 + [1.2])["widest width"] == "fail"
 
 
+@controls(
+    "jacot2022.theory.prop14_bipartite_onset",
+    "jacot2022.theory.prop14_onehot_onset",
+    "jacot2022.theory.prop15_oned_onset",
+    "jacot2022.theory.remark23_plateau_level",
+)
 def test_plateau_onsets_of_props_14_15_fail_when_the_loss_plateaus_elsewhere():
     from l2relu.jacot2022 import ledger
 
@@ -160,6 +184,7 @@ def _no_constructions():
     return prop13, remark23, prop1, prop19
 
 
+@controls("jacot2022.theory.remark23_width_n_norm", "jacot2022.theory.remark23_width_n_output")
 def test_jacot2022_remark23_measures_fail_for_other_weights():
     """Remark 23's width-N network with W1 1% too large: its output is off B_N and its norm off
     N^2 + N, through the same measure and ledger as the construction's."""
@@ -190,6 +215,7 @@ def test_the_fig1_study_finds_no_rays_in_random_neurons():
         assert max(s[key] for s in scores) < 0.5
 
 
+@controls("jacot2022.theory.prop19_not_reformulation_minimum")
 def test_prop19_second_half_fails_where_the_perturbation_raises_the_loss():
     """The reading whose perturbation raises L^k (the proof's Y with W^eps as printed) fails;
     the two that lower it pass: the row reads the sign of the drop, not its presence."""
@@ -217,6 +243,7 @@ def test_prop19_second_half_fails_where_the_perturbation_raises_the_loss():
     }
 
 
+@controls("jacot2022.theory.onehot_root_blocks")
 def test_the_onehot_root_row_reads_the_stated_value_against_the_true_root():
     """(Y^T Y)^(1/2) of one-hot outputs has class blocks 1/sqrt(m_i) (computed, to rounding);
     the paper's 1/m_i fails for classes of two or more, and holds where every class has one
@@ -299,6 +326,15 @@ def test_rays_from_the_data_do_not_read_a_small_random_layer_as_rays():
             assert scores[f"mass_on_ray: {from_data}"] < 0.9, n
 
 
+@controls(
+    "jacot2022.theory.bn_edge_network_norm",
+    "jacot2022.theory.bn_edge_network_output",
+    "jacot2022.theory.lemma10_caratheodory_width",
+    "jacot2022.theory.prop3_trace_identity",
+    "jacot2022.theory.prop5_midpoint_convexity",
+    "jacot2022.theory.prop7_same_norm_every_width",
+    "jacot2022.theory.prop8_rebuilt_network",
+)
 def test_jacot2022_covariance_rows_fail_on_a_wrong_kernel_a_wrong_rebuild_and_a_joint_segment():
     """Prop. 3's identity fails with K^sigma missing the bias term; Lemma 10's and Prop. 8's rows
     fail when a neuron is dropped (the outputs survive, the covariances do not); Prop. 7's fails
@@ -380,6 +416,11 @@ def test_jacot2022_covariance_rows_fail_on_a_wrong_kernel_a_wrong_rebuild_and_a_
         assert status(table, edges=remark.assign(**{column: value}), key=claim_id) == ["fail"]
 
 
+@controls(
+    "jacot2022.fig1.attraction_inward",
+    "jacot2022.fig1.classes_pushed_apart",
+    "jacot2022.fig1.repulsion_outward",
+)
 def test_jacot2022_force_direction_rows_fail_on_reversed_and_random_forces():
     """Forces along Z read inward (attraction) and fail outward (repulsion) at every reading, and
     the reverse for forces along -Z; random forces fail both at the neuron and input readings.
@@ -427,6 +468,7 @@ def test_jacot2022_force_direction_rows_fail_on_reversed_and_random_forces():
         assert random[claim_id]["each active neuron"] == "fail"
 
 
+@controls("jacot2022.theory.aligned_neurons_merge", "jacot2022.theory.proportional_forces")
 def test_jacot2022_alignment_rows_fail_for_a_negative_factor_and_a_merge_of_unaligned_neurons():
     """A copy at a negative factor has proportional pre-activations but not proportional forces
     (the printed reading fails, alpha > 0 holds); merging it back, or merging two neurons that
@@ -450,6 +492,7 @@ def test_jacot2022_alignment_rows_fail_for_a_negative_factor_and_a_merge_of_unal
     assert claim_status([measured(j22.MERGE, change)], j22.MERGE) == ["fail"]
 
 
+@controls("jacot2022.fig2.plateau_easier_on_mnist")
 def test_jacot2022_easier_plateau_row_fails_when_mnist_trials_fail_and_the_teachers_do_not():
     """Two trials of three stuck a decade above the plateau: on the teacher, MNIST reads easier
     (each of those seeds holds); on MNIST instead, every reading fails."""
@@ -478,6 +521,7 @@ def test_jacot2022_easier_plateau_row_fails_when_mnist_trials_fail_and_the_teach
     assert set(statuses.values()) == {"fail"}
 
 
+@controls("jacot2022.theory.prop13_cp_rank")
 def test_the_cp_rank_row_fails_on_a_graph_whose_k_minus_1_rows_fit():
     """K_4 has triangles: its E^T E (6 edges) has CP-rank at most 4, so the search with k - 1
     rows fits it as well as with k and the row fails; on the triangle-free C_6 it passes."""
@@ -491,6 +535,7 @@ def test_the_cp_rank_row_fails_on_a_graph_whose_k_minus_1_rows_fit():
     assert claim_status(j22.cp_rank_claims(table), j22.CP_RANK) == ["fail", "pass"]
 
 
+@controls("jacot2022.theory.remark11_plateau_compresses_to_onset")
 def test_the_remark11_row_merges_aligned_neurons_and_fails_only_past_a_rank_bound():
     """Two copies with proportional pre-activations and a dead neuron compress to one neuron,
     exactly and at a lower objective; neurons aligned only after the ReLU stay apart. Remark
@@ -533,6 +578,7 @@ def test_the_remark11_row_merges_aligned_neurons_and_fails_only_past_a_rank_boun
     assert above.n_excluded == 1 and above.status == "inconclusive"
 
 
+@controls("jacot2022.fig2.gd_reaches_lower")
 def test_the_gd_row_fails_where_adam_run_on_ends_lower():
     """At every width GD ends below Adam: pass; above it at every width: fail; a diverged
     network is left out of both arms."""

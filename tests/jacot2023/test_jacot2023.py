@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO, judged, killed_and_resumed, tiny_rank_study
+from conftest import REPO, controls, judged, killed_and_resumed, tiny_rank_study
 
 from l2relu.jacot2023 import autoencoders, classes, krr, ledger, rank, regression
 from l2relu.jacot2023.data import (
@@ -234,6 +234,11 @@ def _fig1_runs(seeds, norm=7.0):
     )
 
 
+@controls(
+    "jacot2023.fig1.middle_layers_rank",
+    "jacot2023.fig1.middle_nonlinearity_impact",
+    "jacot2023.fig1.norm_per_layer",
+)
 def test_fig1_ledger_judges_rank_impact_and_norm_per_seed():
     # depth 9: the middle layers are 4-6
     good_ranks, good_impacts = [9, 7, 5, 4, 4, 4, 8, 9, 9], [0.5] * 3 + [0.02] * 3 + [0.5] * 3
@@ -265,6 +270,7 @@ def test_fig1_ledger_judges_rank_impact_and_norm_per_seed():
     assert set(norm.robustness) == {"reading-dependent"}
 
 
+@controls("jacot2023.fig2.tripoints_shallow")
 def test_fig2_ledger_wants_tripoints_shallow_and_none_deep():
     summary = pd.DataFrame(
         {

@@ -6,12 +6,25 @@ output and prove nothing."""
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO, claim_status, judged, random_network, reading_status, readings_of
+from conftest import (
+    REPO,
+    claim_status,
+    controls,
+    judged,
+    random_network,
+    reading_status,
+    readings_of,
+)
 
 from l2relu.ledger.claims import measured
 from l2relu.ledger.registry import load_registry, registry_files
 
 
+@controls(
+    "jacot2023.fig1.middle_layers_rank",
+    "jacot2023.fig1.middle_nonlinearity_impact",
+    "jacot2023.fig1.norm_per_layer",
+)
 def test_a_random_deep_network_has_no_low_rank_middle_and_a_large_nonlinearity_impact():
     """jacot2023 Fig. 1's rank and nonlinearity measures on an untrained depth-9 network."""
     from l2relu.jacot2023 import ledger, regression
@@ -57,7 +70,10 @@ def _jacobian_spectra(ranks: dict, rng) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-@pytest.mark.parametrize("rank_of_map", [2, 7])
+@pytest.mark.parametrize(
+    "rank_of_map", [2, pytest.param(7, marks=controls("jacot2023.krr.network_jacobian_rank"))]
+)
+@controls("jacot2023.krr.krr_jacobian_full_rank", "jacot2023.krr.krr_overestimates_rank")
 def test_network_jacobians_of_rank_2_and_7_are_judged_as_k_or_less_under_every_reading(
     rank_of_map,
 ):
@@ -79,6 +95,13 @@ def test_network_jacobians_of_rank_2_and_7_are_judged_as_k_or_less_under_every_r
     assert set(rows.status[rows.claim_id == ledger.KRR_RANK]) == {"fail"}
 
 
+@controls(
+    "jacot2023.depth.identity_layer_cost",
+    "jacot2023.depth.no_rank_underestimate",
+    "jacot2023.depth.range_grows_with_n",
+    "jacot2023.depth.recovering_depths",
+    "jacot2023.depth.small_depth_overestimates",
+)
 def test_a_depth_sweep_that_never_recovers_the_rank_fails_every_depth_claim():
     from l2relu.jacot2023 import ledger
 
@@ -112,6 +135,7 @@ def test_a_depth_sweep_that_never_recovers_the_rank_fails_every_depth_claim():
     assert status["jacot2023.depth.no_rank_underestimate"] == {"fail"}  # 3 at the deepest
 
 
+@controls("jacot2023.krr.krr_jacobian_full_rank")
 def test_a_rank_deficient_kernel_jacobian_is_not_full_rank():
     from l2relu.jacot2023 import ledger
 
@@ -126,6 +150,7 @@ def test_a_rank_deficient_kernel_jacobian_is_not_full_rank():
     assert set(rows.status[rows.claim_id == ledger.KRR_RANK]) == {"pass"}  # 20 > 4
 
 
+@controls("jacot2023.krr.jacobian_rank_below_norm", "jacot2023.krr.prop3_schatten_bound")
 def test_prop3_rows_fail_for_a_jacobian_its_norm_cannot_carry():
     """Prop. 3's bound and the rank it implies, read against ||W||^2 / L = 10 at L = 13: a
     network Jacobian of rank 4 (singular values 2, the rest 1e-9) holds; a spectrum like KRR's
@@ -155,6 +180,7 @@ def test_prop3_rows_fail_for_a_jacobian_its_norm_cannot_carry():
         assert set(bad.status[bad.claim_id == claim_id]) == {"fail"}, claim_id
 
 
+@controls("jacot2023.fig2.l2_little_effect")
 def test_the_l2_effect_row_fails_when_l2_relabels_the_map():
     """Two depths whose maps differ on a quarter of the box; L2 that changes nothing holds under
     every reading; L2 that permutes the classes (the whole box changes) fails under every one."""
@@ -210,6 +236,7 @@ def _orthogonal_networks(claim_id):
     return registry[claim_id].every_reading, arrays, pd.DataFrame({"seed": [0, 1]})
 
 
+@controls("jacot2023.fig1.prop12_balance")
 def test_prop12_fails_on_a_rescaling_that_keeps_the_function():
     """A balanced network (every layer 4 x 4 orthogonal times 1, no bias: gaps 0) holds under
     every reading; layer 2 doubled and layer 3 halved (the same function) breaks the balance."""
@@ -229,6 +256,7 @@ def test_prop12_fails_on_a_rescaling_that_keeps_the_function():
     assert set(rows.status) == {"fail"}
 
 
+@controls("jacot2023.fig1.remark6_neuron_balance")
 def test_remark6_fails_when_one_neuron_is_rescaled():
     """An orthogonal network (every neuron in and out norm 1) holds; one neuron's incoming row
     doubled and its outgoing column halved (the same function: in 4, out 1/4) fails every
@@ -261,6 +289,16 @@ def test_remark6_fails_when_one_neuron_is_rescaled():
     assert set(rows[rows.reading.isin(per_neuron)].status) == {"fail"}
 
 
+@controls(
+    "jacot2023.theory.claim1_bijection_rank",
+    "jacot2023.theory.cor1_neuron_doubling",
+    "jacot2023.theory.example1_continuous",
+    "jacot2023.theory.fig1_true_rank",
+    "jacot2023.theory.krr_rank_formula",
+    "jacot2023.theory.prop5_construction_fits",
+    "jacot2023.theory.prop5_norm_kl_plus_c",
+    "jacot2023.theory.rank_one_no_three_classes",
+)
 def test_jacot2023_construction_rows_fail_on_a_non_bijection_a_planted_tie_and_a_wrong_network():
     """Claim 1's measure finds the rank a ReLU layer (not a bijection) loses; the tie measure
     finds three classes meeting where planted; Prop. 5's measures fail for a network without the
@@ -346,6 +384,13 @@ def test_jacot2023_construction_rows_fail_on_a_non_bijection_a_planted_tie_and_a
     assert set(reading_status(four, claim_id).values()) == {"pass"}
 
 
+@controls(
+    "jacot2023.theory.large_depth_undercut",
+    "jacot2023.theory.prop2_interpolator_fits",
+    "jacot2023.theory.prop2_norm_l_plus_cn",
+    "jacot2023.theory.range_grows_with_n",
+    "jacot2023.theory.thm2_tsp_slope",
+)
 def test_jacot2023_sec4_rows_fail_without_a_kink_with_costly_identities_and_at_rank_one():
     """Prop. 2's interpolator misfits without one of its kinks, and its C_N moves with L when its
     identity layers cost more than 1; the range does not grow where C_N does not; a rank-1 f*
@@ -396,6 +441,7 @@ def test_jacot2023_sec4_rows_fail_without_a_kink_with_costly_identities_and_at_r
     assert claim_status([measured(claim_id, ratio)], claim_id) == ["fail"]
 
 
+@controls("jacot2023.fig1.three_part_structure")
 def test_jacot2023_three_part_row_fails_on_two_runs_of_identities_or_none():
     """The three-part row reads 0 where identities come in two runs, or not at all, or without
     a nonlinear part before them."""
@@ -423,6 +469,11 @@ def test_jacot2023_three_part_row_fails_on_two_runs_of_identities_or_none():
     assert claim_status(j23.three_part_claims(one_run, registry), j23.THREE_PART) == ["pass"]
 
 
+@controls(
+    "jacot2023.theory.prop1_rank_properties",
+    "jacot2023.theory.thm1_sandwich_closes",
+    "jacot2023.theory.thm1_sandwich_order",
+)
 def test_jacot2023_prop1_and_sandwich_rows_fail_where_a_rank_rises_or_the_bounds_cross():
     """The central-difference rank sees the sum of two rank-1 maps read 2 (so 'Rank_J(f + g) <=
     max' would fail); a rank-2 f's lower bound passes a rank-1 network's 1 + 0/L (order fails);
@@ -451,6 +502,11 @@ def test_jacot2023_prop1_and_sandwich_rows_fail_where_a_rank_rises_or_the_bounds
     }
 
 
+@controls(
+    "jacot2023.theory.thm1_affine_closes",
+    "jacot2023.theory.thm1_properties_cost",
+    "jacot2023.theory.thm1_properties_fit",
+)
 def test_jacot2023_thm1_property_rows_fail_on_a_wrong_target_costly_identities_and_a_short_depth():
     """The f o g network read against f + g misfits; its identity layers as 2 then 1/2 make C
     move with L; Ax + b's bounds read at depth 10 stand far from Rank A."""
@@ -482,6 +538,7 @@ def test_jacot2023_thm1_property_rows_fail_on_a_wrong_target_costly_identities_a
     assert claim_status([measured(claim_id, short)], claim_id) == ["fail"]
 
 
+@controls("jacot2023.fig1.norm_falls_after_fit", "jacot2023.fig1.norm_not_settled")
 def test_jacot2023_app_f_rows_fail_on_a_rising_or_flat_norm_and_leave_a_misfit_out():
     """A norm that rises after the fit fails both readings of the fall; one that stops moving
     in the last fifth fails the unsettled row; a falling one passes both; a seed whose MSE ends
@@ -534,6 +591,7 @@ def test_prop3s_floor_is_tight_on_a_balanced_network_and_the_bound_fails_on_a_bo
     assert not claim.criterion.holds(floor["floor_max"] / (norm / 4))
 
 
+@controls("jacot2023.theory.remark2_smaller_width", "jacot2023.theory.remark2_width_suffices")
 def test_remark2_rows_fail_when_a_wider_network_gets_lower_or_the_plateau_starts_late():
     """Flat from width 2: both rows pass; a network at 2N(N + 1) 1% below the rest fails the
     first and moves every onset to 2N(N + 1), which fails the second; a loss that falls until

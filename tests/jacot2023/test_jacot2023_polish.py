@@ -5,7 +5,7 @@ import math
 
 import pandas as pd
 import pytest
-from conftest import judged_check, registry_files_of_repo
+from conftest import controls, judged_check, registry_files_of_repo
 from test_jacot2023 import small_fig2_study
 
 from l2relu.ledger import claims
@@ -33,6 +33,11 @@ def ledger_readings(claim_id):
     return load_registry(registry_files_of_repo())[claim_id].every_reading
 
 
+@controls(
+    "jacot2023.depth.identity_layer_cost",
+    "jacot2023.depth.range_grows_with_n",
+    "jacot2023.depth.small_depth_overestimates",
+)
 def test_a_depth_seed_with_an_uncertified_network_is_left_out_of_the_rows_about_minima():
     from l2relu.jacot2023 import ledger
 
@@ -108,6 +113,7 @@ def test_each_rank_study_network_is_polished_with_its_own_lambda():
     assert all((alone[k][0] == polished[k][3]).all() for k in arrays)
 
 
+@controls("jacot2023.rankstudy.jacobian_rank")
 def test_the_rank_studys_jacobian_reads_only_certified_polished_networks():
     """The Jacobian's rank is stated at global minima: on the polished networks a seed whose
     polish is not certified is left out; the norm, what training showed, reads the schedule's
@@ -284,6 +290,10 @@ def _fig2_study_certificates():
     )
 
 
+@controls(
+    "jacot2023.fig2study.tripoints_deep",
+    "jacot2023.fig2study.tripoints_deep_not_interleaved",
+)
 def test_the_fig2_studys_unregularized_cases_read_one_network_and_the_rest_read_two():
     """Every tripoint case at lambda = 0 (no minimum to polish towards) is declared to read one
     network, and only those: the ledger then reads the rows at lambda > 0 on both networks,

@@ -6,11 +6,12 @@ nothing."""
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO, judged, readings_of
+from conftest import REPO, controls, judged, readings_of
 
 from l2relu.ledger.registry import load_registry, registry_files
 
 
+@controls("jacot2023.fig3.deep_denoises", "jacot2023.fig3.deep_vs_shallow")
 def test_an_identity_autoencoder_does_not_denoise():
     from l2relu.jacot2023 import ledger
 
@@ -98,6 +99,12 @@ def _fig3_study_status(rows):
     return dict(zip(rows.claim_id, rows.status, strict=True))
 
 
+@controls(
+    "jacot2023.fig3study.deep_denoises",
+    "jacot2023.fig3study.deep_jacobian_rank_one",
+    "jacot2023.fig3study.deep_vs_shallow",
+    "jacot2023.fig3study.mnist_noise_like_projection",
+)
 def test_the_fig3_study_reads_a_projection_and_not_the_identity():
     """An identity autoencoder (x = relu(x) - relu(-x)) has s2/s1 = 1 at every point and moves
     no input; a projection on a line has s2/s1 = 0; the study's rows fail the identity."""
@@ -121,6 +128,11 @@ def test_the_fig3_study_reads_a_projection_and_not_the_identity():
     assert status["jacot2023.fig3study.curves_injective"] == "pass"
 
 
+@controls(
+    "jacot2023.fig3study.deep_vs_shallow",
+    "jacot2023.fig3study.mnist_noise_like_projection",
+    "jacot2023.fig3study.shallow_does_not_denoise",
+)
 def test_the_fig3_study_mnist_row_tells_the_data_projection_from_the_span_projection():
     """The projection on the digits' k directions reads 0 and passes under the reading of that
     k; the projection on their whole span (which also reproduces every training digit) reads 1
@@ -143,6 +155,11 @@ def test_the_fig3_study_mnist_row_tells_the_data_projection_from_the_span_projec
     assert all(SPAN_SHARE / _pca_share(k) < 2 for k in (6, 7, 8))
 
 
+@controls(
+    "jacot2023.fig3study.deep_vs_shallow",
+    "jacot2023.fig3study.mnist_noise_like_projection",
+    "jacot2023.fig3study.shallow_does_not_denoise",
+)
 def test_the_fig3_study_leaves_out_unsettled_and_worse_fitting_networks():
     """A network whose objective still moved by 5% over its last stretch is not measured, nor a
     deep MNIST autoencoder fitting twice worse than the shallow one: the rows are
@@ -176,6 +193,11 @@ def test_the_pca_projection_keeps_noise_in_the_span_and_drops_the_rest():
     assert projections(train, outside).pca_noise_share[2] == pytest.approx(0.0, abs=1e-12)
 
 
+@controls(
+    "jacot2023.fig2study.tripoints_deep",
+    "jacot2023.fig2study.tripoints_deep_not_interleaved",
+    "jacot2023.fig2study.tripoints_shallow",
+)
 def test_the_fig2_study_leaves_out_misfits_reads_its_control_family_apart_and_flags_late_changes():
     from l2relu.jacot2023 import ledger
 
@@ -275,6 +297,7 @@ def test_the_tripoint_counter_finds_a_tripoint_a_network_planted_and_none_in_str
     assert classes.count_tripoints(stripes.argmax(1).reshape(200, 200)) == 0
 
 
+@controls("jacot2023.fig3study.mnist_noise_like_projection")
 def test_the_mnist_projection_share_fails_an_identity_and_passes_the_projection_on_the_data():
     """On Fig. 3's 200 digits with its noise: an identity autoencoder passes all the noise and
     fails every reading; the projection on the digits' k leading principal directions (each
@@ -341,6 +364,7 @@ def test_the_intrinsic_dimension_reads_planted_dimensions_not_the_ambient_one():
     assert intrinsic_dimension(np.vstack([flat, flat[:20]])) == intrinsic_dimension(flat)
 
 
+@controls("jacot2023.fig3study.deep_vs_shallow", "jacot2023.fig3study.shallow_does_not_denoise")
 def test_a_shallow_autoencoder_that_projects_breaks_shallow_does_not_denoise():
     """The planted positive of a claim of absence: shallow autoencoders that bring random
     inputs to the curve (output distance 0.1 of the inputs' 0.8) do denoise."""
@@ -401,6 +425,7 @@ def test_the_settling_measure_sees_a_norm_still_falling_and_a_missing_trace():
     assert np.isnan(settling_drift(late, 10_000, 9.5, share))
 
 
+@controls("jacot2023.rankstudy.norm_per_layer")
 def test_a_rank_study_setting_whose_seeds_misfit_is_inconclusive_not_failed():
     """Three seeds of one setting: with every seed fitted the norm reads, still falling or not
     (the stationarity row says which); with one misfit and one diverged too few are left to

@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import judged
+from conftest import controls, judged
 
 from l2relu.timor2022 import fig1, ledger, regions, theory
 from l2relu.timor2022.data import TeacherConfig, teacher, two_points
@@ -177,6 +177,7 @@ def test_lemma6_on_an_exact_zero_loss_solution():
     ].any()
 
 
+@controls("timor2022.fig1.converged_share", "timor2022.fig1.stable_rank_bounded_away_from_1")
 def test_fig1_ledger_counts_per_seed_and_reads_nothing_without_converged_runs():
     runs = pd.DataFrame(
         {

@@ -6,13 +6,14 @@ nothing."""
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import claim_status, judged, readings_of
+from conftest import claim_status, controls, judged, readings_of
 
 from l2relu.ledger.claims import measured
 from l2relu.timor2022.data import two_points
 from l2relu.training import measures
 
 
+@controls("timor2022.fig1.converged_share", "timor2022.fig1.stable_rank_bounded_away_from_1")
 def test_timor2022_rank_measures_fail_on_rank_one_weights():
     from l2relu.timor2022 import ledger
 
@@ -36,6 +37,7 @@ def test_timor2022_rank_measures_fail_on_rank_one_weights():
     assert claim_status(ms, "timor2022.fig1.stable_rank_bounded_away_from_1") == ["fail", "fail"]
 
 
+@controls("timor2022.fig2.opening_angle_s", "timor2022.fig3.f_angle_lower")
 def test_timor2022_region_measures_fail_on_a_wrong_labelling():
     from l2relu.timor2022 import ledger
 
@@ -50,6 +52,7 @@ def test_timor2022_region_measures_fail_on_a_wrong_labelling():
     assert claim_status(ms, "timor2022.fig3.f_angle_lower") == ["fail"]
 
 
+@controls("timor2022.theory.thm1_zero_loss")
 def test_timor2022_theorem1_loss_is_not_zero_for_a_perturbed_network():
     from l2relu.timor2022 import theory
 
@@ -62,6 +65,15 @@ def test_timor2022_theorem1_loss_is_not_zero_for_a_perturbed_network():
     assert claim_status(ms, "timor2022.theory.thm1_zero_loss") == ["fail"]
 
 
+@controls(
+    "timor2022.theory.lemma6_angle_interval",
+    "timor2022.theory.lemma6_in_f",
+    "timor2022.theory.lemma6_norm_interval",
+    "timor2022.theory.thm2_rank_two",
+    "timor2022.theory.thm3_event_share",
+    "timor2022.theory.thm4_ratio_bound",
+    "timor2022.theory.thm5_ratio_bound",
+)
 def test_timor2022_theory_rows_fail_on_antiparallel_neurons_far_outside_f_and_flat_layers():
     """The ledger's own theory measures on constructed runs where the statements are false:
     every converged W(1) has antiparallel rows of norm 100 (rank 1; the neurons in int S1 and
@@ -118,6 +130,7 @@ def test_timor2022_theory_rows_fail_on_antiparallel_neurons_far_outside_f_and_fl
     }
 
 
+@controls("timor2022.theory.lemma9_balance")
 def test_lemma9_balance_fails_when_a_neuron_ends_unbalanced():
     """Runs that start balanced (||w_i(0)|| = ||v_i(0)||) and end with ||w_i|| = 1 = ||v_i|| hold;
     ending with v_i = 0 (a drift of 1, the quantity's own size) fails; a diverged run is not
@@ -150,6 +163,7 @@ def test_lemma9_balance_fails_when_a_neuron_ends_unbalanced():
     assert claim_status(ledger.balance_claims(one, x1, x2, 1e-4), claim_id) == ["fail"]
 
 
+@controls("timor2022.theory.lemma7_gradient_along_x")
 def test_lemma7_fails_for_a_neuron_active_on_both_inputs():
     """A neuron in S_1 moves along x_1; one active on both inputs (outside the hypothesis) does
     not, and the row's measure on it fails."""
@@ -163,6 +177,13 @@ def test_lemma7_fails_for_a_neuron_active_on_both_inputs():
     assert claim_status([measured(claim_id, both)], claim_id) == ["fail"]
 
 
+@controls(
+    "timor2022.theory.assumption1_independent_targets",
+    "timor2022.theory.assumption1_unit_targets",
+    "timor2022.theory.assumption2_angle",
+    "timor2022.theory.assumption2_probability",
+    "timor2022.theory.assumption2_unit_inputs",
+)
 def test_timor2022_assumption_rows_fail_on_data_that_break_them():
     """Inputs before their normalization, inputs 0.01 rad inside pi/2 instead of outside,
     parallel targets, and a draw of the inputs that is not centrally symmetric."""
@@ -217,6 +238,7 @@ def test_lemma6_intervals_fail_on_a_rescaled_network_and_hold_on_its_original():
         assert applies.all() and angle.all() == ok, t
 
 
+@controls("timor2022.fig3.f_angle_upper")
 def test_f_angle_upper_fails_when_f1_and_f2_lie_opposite():
     from l2relu.timor2022 import ledger
 
@@ -226,6 +248,7 @@ def test_f_angle_upper_fails_when_f1_and_f2_lie_opposite():
     assert claim_status(ms, "timor2022.fig3.f_angle_upper") == ["fail"]
 
 
+@controls("timor2022.fig2.opening_angle_s")
 def test_the_opening_of_s_tells_pi_minus_theta_from_theta():
     """A labelling that swaps S and S1 gives S the opening theta, only 0.0201 from pi - theta
     for this data set: the row must fail it, and pass the right labelling on the same grid."""
@@ -243,6 +266,12 @@ def test_the_opening_of_s_tells_pi_minus_theta_from_theta():
     assert status == {"right": ["pass"], "swapped": ["fail"]}
 
 
+@controls(
+    "timor2022.theory.lemma2_exclusive_rows_fit",
+    "timor2022.theory.lemma4_no_dead_row",
+    "timor2022.theory.lemma5_dead_row_stays",
+    "timor2022.theory.lemma8_norm_bound",
+)
 def test_timor2022_lemma_2_4_5_8_rows_fail_where_their_hypotheses_are_broken():
     """Lemma 2 without exclusive rows, Lemma 5 from networks with both rows alive (they fit),
     Lemma 8 off zero loss and Lemma 4 with a converged run whose row sits in D all fail."""
@@ -274,6 +303,7 @@ def test_timor2022_lemma_2_4_5_8_rows_fail_where_their_hypotheses_are_broken():
     assert claim_status([measured(claim_id, [1.0, 1.0, 1.0])], claim_id) == ["pass"]
 
 
+@controls("timor2022.theory.lemma14_rescaling")
 def test_timor2022_standin_and_rescaling_rows_fail_on_unbalanced_or_changed_networks():
     """The stand-in check reads 0 for equal layer norms and fails with one layer doubled and the
     next halved (the same function); Lemmas 14-15's rescaling keeps every function and lowers
@@ -307,6 +337,7 @@ def test_timor2022_standin_and_rescaling_rows_fail_on_unbalanced_or_changed_netw
     assert claim_status(rows, t22.RESCALING_IDS[4]) == ["fail"]
 
 
+@controls("timor2022.theory.eq18_deepened_teacher")
 def test_timor2022_deepened_teacher_row_fails_where_the_construction_does_not_hold():
     """App. D's N' from Theorem 4's teacher reproduces its outputs at the bound's norm at every
     depth; from Theorem 5's teacher (outputs of both signs, which the width-1 ReLU layers cut),
@@ -345,6 +376,7 @@ def test_timor2022_deepened_teacher_row_fails_where_the_construction_does_not_ho
     assert constructions.outputs(deeper, x)[0] == pytest.approx(y, rel=1e-12)
 
 
+@controls("timor2022.theory.thm3_own_initialization")
 def test_timor2022_theorem3_row_fails_where_the_runs_stop_short():
     """Theorem 3 under its own initialization: runs stopped after 10 steps end nowhere near
     zero loss, so no run is in E and every law fails; run to the end, every law holds."""
@@ -358,6 +390,12 @@ def test_timor2022_theorem3_row_fails_where_the_runs_stop_short():
         assert claim_status(full, ledger.THEOREM3, law) == ["pass"]
 
 
+@controls(
+    "timor2022.theory.lemma10_point_losses_fall",
+    "timor2022.theory.lemma11_first_steps",
+    "timor2022.theory.lemma12_stays_in_g",
+    "timor2022.theory.lemma13_converges_in_own_regions",
+)
 def test_timor2022_lemmas_10_to_13_fail_from_a_random_v_or_with_an_overshooting_step():
     """From v(0) = 0 at a small step every run keeps Lemmas 10-13; a Gaussian V(0) (outside the
     lemmas) breaks Lemmas 11-13, and a step of 1.0 (gradient descent no longer following the
