@@ -111,7 +111,7 @@ def load_coverage(path) -> list[Item]:
 def problems(items: list[Item], registry: dict) -> list[str]:
     """Where the index and the registry ({id: entry}) disagree: an id that is no entry, an
     entry under no item or under two, an id filed under another paper, a `checks` entry that
-    is not of kind check; and an item called tested that no row can test (refused()). """
+    is not of kind check; and an item called tested that no row can test (refused())."""
     found = []
     seen: dict[str, str] = {}
     for it in items:
