@@ -1,7 +1,7 @@
 # jacot2022: Jacot, Golikov, Hongler, Gabriel, "Feature learning in L2-regularized DNNs:
 # attraction/repulsion and sparsity". Numerical checks of its propositions.
 
-from l2relu.jacot2022.experiments import fig1_study_schedules
+from l2relu.jacot2022.experiments import fig1_study_lams, fig1_study_schedules
 
 
 include: "jacot2022/theory.smk"

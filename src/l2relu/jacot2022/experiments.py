@@ -48,9 +48,14 @@ def fig1_study_schedules(c) -> dict[tuple[str, str], dict]:
     return {(fmt_lam(s["lr"]), str(s["steps"])): s for s in schedules}
 
 
+def fig1_study_lams(c) -> list[str]:
+    """The study's lambdas as the paths name them, in the config's order."""
+    return [fmt_lam(lam) for lam in c["jacot2022"]["fig1_study"]["lams"]]
+
+
 def _fig1_study_params(c, reading) -> dict:
     study = c["jacot2022"]["fig1_study"]
-    lams = [fmt_lam(lam) for lam in study["lams"]]
+    lams = fig1_study_lams(c)
     return {
         "config": lambda wc: (
             _fig1_training(c)

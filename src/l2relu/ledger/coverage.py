@@ -20,12 +20,13 @@ from pathlib import Path
 
 import yaml
 
+from l2relu.ledger.registry import MEASURING
+
 ITEM_FIELDS = ("item", "where", "statement")
 # the fields that set an item's state, and the reasons that go with ids
 STATE_TEXTS = ("partial", "given", "not_checkable", "missing")
 STATES = ("tested", "partial", "given", "not_checkable", "missing")
 IN_SHARE = ("tested", "partial", "missing")  # the share's denominator
-MEASURING = ("empirical", "exact")  # the kinds of entry that can test a statement
 
 
 class CoverageError(ValueError):
@@ -154,9 +155,9 @@ def counts(items: list[Item]) -> list[dict]:
     for paper in [*papers, "all"]:
         mine = [it for it in items if paper in ("all", it.paper) and not it.checks]
         n = {s: sum(it.state == s for it in mine) for s in STATES}
-        denominator = sum(n[s] for s in IN_SHARE)
-        share = n["tested"] / denominator if denominator else 0.0
-        rows.append({"paper": paper, "items": len(mine), **n, "share": share})
+        in_share = sum(n[s] for s in IN_SHARE)
+        share = n["tested"] / in_share if in_share else 0.0
+        rows.append({"paper": paper, "items": len(mine), **n, "in_share": in_share, "share": share})
     return rows
 
 
@@ -193,7 +194,7 @@ def share_sentence(items: list[Item]) -> str:
     r = counts(items)[-1]
     return (
         f"Coverage: the ledger tests {r['tested']} of the papers' "
-        f"{r['tested'] + r['partial'] + r['missing']} checkable statements ({r['share']:.1%}); "
+        f"{r['in_share']} checkable statements ({r['share']:.1%}); "
         f"{r['partial']} are tested in part and {r['missing']} not yet, and {r['given']} "
         f"hypotheses or set-ups and {r['not_checkable']} statements with no finite test lie "
         "outside the share (docs/ledger.md)."

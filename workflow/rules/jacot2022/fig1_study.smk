@@ -8,7 +8,7 @@ J22_STUDY_RUN = (
         width=J22_FIG1["width"], seeds=J22_STUDY_SEEDS
     )
 )
-J22_STUDY_LAMS = [fmt_lam(lam) for lam in J22_STUDY["lams"]]
+J22_STUDY_LAMS = fig1_study_lams(config)
 J22_STUDY_SCHEDULES = fig1_study_schedules(config)
 # every setting's wildcards, for the aggregation's inputs
 J22_STUDY_SETTINGS = dict(
