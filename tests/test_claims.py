@@ -438,18 +438,21 @@ def test_a_seed_failing_two_preconditions_is_named_once(tmp_path):
     assert r.n_excluded == 1 and "left out: 1 collapsed)" in r.reproduced_value
 
 
-def test_a_case_where_the_measure_cannot_fail_reads_so_whatever_its_values(tmp_path):
-    """cannot_fail names the cases where a measure cannot fail: their rows read cannot_fail,
-    passing or failing values alike; the entry's other cases are judged as before."""
+def test_a_case_where_the_measure_cannot_fail_reads_so_unless_its_values_fail(tmp_path):
+    """cannot_fail names the cases where a measure cannot fail: their passing or undecided rows
+    read cannot_fail; failing values there (a wrong argument, a pipeline error) still read fail;
+    the entry's other cases are judged as before."""
     cannot = {"cases": ["bipartite"], "why": "the bound is below the onset there"}
     registry = load_registry([_registry(tmp_path, {"demo.fig1.onset": _entry(cannot_fail=cannot)})])
     rows = claims.evaluate(
         registry,
         [
             claims.measured("demo.fig1.onset", [8] * 3, "bipartite, N = 4"),
+            claims.measured("demo.fig1.onset", [8, math.nan, math.nan], "bipartite, N = 5"),
             claims.measured("demo.fig1.onset", [99] * 3, "bipartite, N = 6"),
             claims.measured("demo.fig1.onset", [99] * 3, "onehot, N = 6"),
             claims.measured("demo.fig1.onset", [8] * 3, "onehot, N = 9"),
         ],
     )
-    assert rows.status.tolist() == ["cannot_fail", "cannot_fail", "fail", "pass"]
+    statuses = ["cannot_fail", "cannot_fail", "fail", "fail", "pass"]
+    assert rows.status.tolist() == statuses

@@ -10,13 +10,6 @@ from conftest import REPO, unfailed_controls
 
 from l2relu.ledger.registry import MEASURING, load_registry, registry_files
 
-# entries with no control; the list may only shrink
-UNCONTROLLED = {
-    # a fixed map evaluated at fixed points: no input the pipeline passes can fail them
-    "jacot2023.theory.example1_identity_on_cross",
-    "jacot2023.theory.example1_rank_one",
-}
-
 
 def declared_controls() -> dict[str, list[str]]:
     """{claim id: the test files whose @controls(...) name it}."""
@@ -34,8 +27,7 @@ def test_every_empirical_or_exact_entry_has_a_control():
     measuring = {i for i, claim in registry.items() if claim.kind in MEASURING}
     declared = declared_controls()
     assert sorted(set(declared) - measuring) == []  # a control names an entry that can fail
-    assert sorted(measuring - set(declared) - UNCONTROLLED) == []
-    assert sorted(UNCONTROLLED & set(declared)) == []  # a control written: off the list
+    assert sorted(measuring - set(declared)) == []
 
 
 def test_a_control_is_failed_unless_a_row_of_each_of_its_entries_fails():

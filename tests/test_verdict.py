@@ -134,7 +134,20 @@ def test_a_notebooks_reading_names_each_row_not_replicated_and_only_those():
         assert r.claim not in text
     passing = DEFAULT[DEFAULT.target == "timor2022_fig2"]
     assert set(passing.status) == {"pass"}
-    assert "Every claim holds" in verdict.reading(passing)
+    assert "Every claim that can fail here holds" in verdict.reading(passing)
+
+
+def test_rows_that_cannot_fail_are_neither_listed_as_not_replicated_nor_counted_as_holding():
+    rows = DEFAULT[DEFAULT.target == "timor2022_theory"]
+    cannot = claims.primary(rows)[lambda t: t.status == "cannot_fail"]
+    assert len(cannot) and set(cannot.kind) == {"exact"}
+    text = verdict.reading(rows)
+    assert f"{len(cannot)} cannot fail here" in text
+    for r in cannot.itertuples():
+        assert r.claim not in text
+    (counts, *_) = _markdown_tables(verdict.claims_markdown(DEFAULT))
+    timor = dict(zip(counts[0], next(r for r in counts if r[0] == "timor2022"), strict=True))
+    assert timor["exact statements holding"].endswith(f"({len(cannot)} more cannot fail here)")
 
 
 def test_a_notebooks_analysis_quotes_the_paper_for_each_claim():
@@ -163,7 +176,7 @@ def test_inconclusive_rows_are_counted_apart_and_show_their_exclusions():
         verdict.held(ledger.loc[first]) == f"1/{int(ledger.loc[first, 'n_seeds']) - 2}, 2 excluded"
     )
     before = int((claims.primary(DEFAULT).status == "inconclusive").sum())
-    assert f", {before + 1} inconclusive;" in verdict.headline(ledger)
+    assert f", {before + 1} inconclusive" in verdict.headline(ledger)
     counts, not_passing, *_ = _markdown_tables(verdict.claims_markdown(ledger))
     paper = ledger.loc[first, "target"].split("_")[0]
     row = next(r for r in counts[1:] if r[0] == paper)

@@ -117,3 +117,26 @@ def test_rankstudy_prop3_bound_fails_on_a_jacobian_read_against_a_norm_not_its_o
 
     assert status(own) == ["pass"]
     assert status(before) == ["fail"]
+
+
+def _first_twice(x):
+    return np.stack([x[0], x[0]])
+
+
+@controls("jacot2023.theory.example1_identity_on_cross", "jacot2023.theory.example1_rank_one")
+def test_example1_rows_fail_for_a_map_off_the_cross_or_of_full_rank(monkeypatch):
+    """Example 1's identity and rank rows measure the map they are given: the rank-1 map
+    x -> (x0, x0) moves the branch x1 = -x0 of the x-cross, and the identity map has a rank-2
+    Jacobian in every region; each fails only its own row."""
+    from l2relu.jacot2023 import constructions as c
+    from l2relu.jacot2023 import ledger as j23
+
+    cfg = c.ConstructionsConfig(trials=4, points=50, leaky_slopes=(-0.5, 0.5), grid_size=51)
+    ids = {"example1_identity", "example1_rank"}
+    for wrong, failing in ((_first_twice, "example1_identity"), (np.copy, "example1_rank")):
+        monkeypatch.setattr(c, "example1", lambda x, reading, f=wrong: f(x))
+        table = c.constructions_table(cfg)
+        rows = judged(j23.construction_claims(table[table.check.isin(ids)]), every_entry=False)
+        status = dict(zip(rows.claim_id, rows.status, strict=False))
+        assert status[j23.CONSTRUCTION_IDS[failing]] == "fail"
+        assert status[j23.CONSTRUCTION_IDS[(ids - {failing}).pop()]] == "pass"

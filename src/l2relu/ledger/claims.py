@@ -26,7 +26,7 @@ from l2relu.ledger.registry import (
 )
 
 # cannot_fail: a case where the entry's measure cannot fail whatever was trained or built (its
-# registry field cannot_fail): its verdict would say nothing
+# registry field cannot_fail): a pass or an undecided row there would say nothing
 STATUSES = ("pass", "mixed", "fail", "inconclusive", "cannot_fail")
 COLUMNS = [
     "claim_id",
@@ -186,11 +186,7 @@ def row(claim: Claim, m: Measurement) -> dict:
         "n_seeds": len(m.values),
         "n_hold": sum(holds),
         "n_excluded": len(m.values) - n_measured,
-        "status": "cannot_fail"
-        if claim.cannot_fail and claim.cannot_fail.covers(m.case)
-        else status_of(
-            sum(holds), n_measured, len(m.values), claim.kind, claim.min_measured, claim.quantifier
-        ),
+        "status": _status(claim, m.case, sum(holds), n_measured, len(m.values)),
         "reading": m.reading,
         "primary": m.reading == claim.reading_names[0],
         "robustness": "",  # robustness() fills it in once every reading's row is there
@@ -201,6 +197,15 @@ def row(claim: Claim, m: Measurement) -> dict:
         "other_values": "",
         "optimization": "",
     }
+
+
+def _status(claim: Claim, case: str, n_hold: int, n_measured: int, n_seeds: int) -> str:
+    """The row's status; a case where the measure cannot fail reads so unless its values fail,
+    which only a wrong argument or a pipeline error can do, and which must then be seen."""
+    kind, least, quantifier = claim.kind, claim.min_measured, claim.quantifier
+    status = status_of(n_hold, n_measured, n_seeds, kind, least, quantifier)
+    covered = claim.cannot_fail and claim.cannot_fail.covers(case)
+    return "cannot_fail" if covered and status in ("pass", "inconclusive") else status
 
 
 def case_text(claim: Claim, case: str) -> str:

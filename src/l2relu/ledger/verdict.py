@@ -63,6 +63,13 @@ def _dependent(rows: pd.DataFrame) -> int:
     return len(_dependent_rows(rows))
 
 
+def _holding(rows: pd.DataFrame) -> str:
+    """'16 of 18': rows that pass of those that can fail, and those that cannot beside them."""
+    cannot = int((rows.status == "cannot_fail").sum())
+    text = f"{int((rows.status == 'pass').sum())} of {len(rows) - cannot}"
+    return text + (f" ({cannot} more cannot fail here)" if cannot else "")
+
+
 def verdict_counts(ledger: pd.DataFrame) -> list[list[str]]:
     """One row per paper, in the ledger's order: its empirical claims replicated, mixed, failed
     and inconclusive (primary readings) and how many of them are reading-dependent, then its
@@ -73,10 +80,7 @@ def verdict_counts(ledger: pd.DataFrame) -> list[list[str]]:
         empirical = g[g.kind == "empirical"]
         counts = [str(int((empirical.status == s).sum())) for s in STATUSES]
         counts.append(str(_dependent(empirical)))
-        holding = [
-            f"{int(((g.kind == k) & (g.status == 'pass')).sum())} of {int((g.kind == k).sum())}"
-            for k in ("exact", "check")
-        ]
+        holding = [_holding(g[g.kind == k]) for k in ("exact", "check")]
         rows.append([paper, *counts, *holding])
     return rows
 
@@ -225,9 +229,10 @@ def reading(rows: pd.DataFrame) -> str:
             f"{len(everything) - len(rows)} more rows read them otherwise), {counted}; "
             f"{_dependent(rows)} reading-dependent."
         )
-    not_passing = rows[rows.status != "pass"]
+    not_passing = rows[~rows.status.isin(["pass", "cannot_fail"])]
     if not len(not_passing):
-        return text + " Every claim holds as the criterion reads it. " + STATUS_RULE
+        every = "Every claim that can fail here holds as the criterion reads it."
+        return f"{text} {every} {STATUS_RULE}"
     shown = [
         f"{r.claim} ({STATUS_WORDS[r.status]}: {r.reproduced_value} against {r.tolerance}, "
         f"{held(r)} seeds holding)"
