@@ -224,6 +224,13 @@ def test_the_l2_effect_row_fails_when_l2_relabels_the_map():
     deep = rows[rows.claim.str.endswith("L = 9")].set_index("reading").status
     assert deep["against the depth's effect"] == "inconclusive"
     assert deep["a tenth of the box"] == "fail"
+    # beside it, what the precondition before it was widened read: the deep pair fits
+    by_depth = rows[rows.reading == "against the depth's effect"].set_index("claim")
+    shown = by_depth.reproduced_value
+    assert "under the earlier precondition (this depth's pair fits)" in shown.iloc[0]
+    deep_shown = shown[by_depth.index.str.endswith("L = 9")].iloc[0]
+    assert "3 of 3 seeds measured, ratios 4.00, 4.00, 4.00;" in deep_shown
+    assert "0 of 3 seeds measured;" in shown[by_depth.index.str.endswith("L = 2")].iloc[0]
 
 
 def _orthogonal_networks(claim_id):

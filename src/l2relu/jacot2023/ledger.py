@@ -482,20 +482,35 @@ def fig2_l2_claims(regions: pd.DataFrame, summary: pd.DataFrame, shallow, deep, 
             scale = by_depth if q["against"] == "depth" else [q["share"]] * len(seeds)
             compared = (shallow, deep) if q["against"] == "depth" else (depth,)
             fit = [all(fits[s, d, lam] for d in compared for lam in lams) for s in seeds]
+            ratios = [a / b for a, b in zip(l2, scale, strict=True)]
+            detail = "shares " + ", ".join(f"{a:.3f}" for a in l2)
+            detail += "; across depths " + ", ".join(f"{b:.3f}" for b in by_depth)
+            if q["against"] == "depth":
+                pair_fits = [all(fits[s, depth, lam] for lam in lams) for s in seeds]
+                detail += "; " + _earlier_precondition(ratios, pair_fits)
             ms.append(
                 measured(
                     L2_EFFECT,
-                    [a / b for a, b in zip(l2, scale, strict=True)],
+                    ratios,
                     f"L = {depth}",
-                    detail="shares "
-                    + ", ".join(f"{a:.3f}" for a in l2)
-                    + "; across depths "
-                    + ", ".join(f"{b:.3f}" for b in by_depth),
+                    detail=detail,
                     reading=reading.name,
                     meets={"fits": fit},
                 )
             )
     return ms
+
+
+def _earlier_precondition(ratios, pair_fits) -> str:
+    """What the reading against the depth's effect read before its precondition widened to the
+    other depth's pair (the entry's history): the ratios of the seeds whose pair at the row's
+    depth fits."""
+    kept = [f"{r:.2f}" for r, fit in zip(ratios, pair_fits, strict=True) if fit]
+    return (
+        f"under the earlier precondition (this depth's pair fits): "
+        f"{len(kept)} of {len(ratios)} seeds measured"
+        + (f", ratios {', '.join(kept)}" if kept else "")
+    )
 
 
 # the data set whose shallow autoencoder the paper shows (Fig. 3 C); MNIST has no shallow panel
