@@ -214,3 +214,108 @@ def test_chen2024_cone_row_fails_with_the_cones_exchanged():
     )
     rows = [m for m in c24.fig1_claims(swapped, notes) if m.claim_id == c24.IN_CONES]
     assert [claim_status([m], c24.IN_CONES)[0] for m in rows] == ["fail", "fail"]
+
+
+def _narrowing_table(m=5, q=3, per_class=5, members=2):
+    from l2relu.chen2024 import data, theory
+
+    x, labels = data.clustered(m, q, per_class, 0.1, seed=0)
+    return pd.DataFrame(
+        [
+            theory.narrowing_row(name, m, q, per_class, x, labels, np.eye(q), rot, members, 6, 0)
+            for name in theory.NARROWING
+            for rot in theory.ROTATIONS
+        ]
+    )
+
+
+def test_fitted_rotations_meet_eq78_and_keep_eq21():
+    """Each fitted R_l is orthogonal with R_l f_l = u / |u| (eq. 78), and eq. (61)'s network
+    built from them keeps eq. (21) and reaches zero cost; two seeds give two networks."""
+    from l2relu.chen2024 import construction, data
+
+    x, labels = data.clustered(5, 3, 5, 0.1, seed=0)
+    nets = [
+        construction.eq61_network(
+            x, labels, np.eye(3), (3, 3, 3), construction.fitted_rotations, np.random.default_rng(s)
+        )
+        for s in (0, 1)
+    ]
+    means = construction.class_means(x, labels, 3)
+    f = (means.mean(axis=1)[:, None] - means) / np.linalg.norm(
+        means.mean(axis=1)[:, None] - means, axis=0
+    )
+    for net in nets:
+        for j, r in enumerate(net.notes["rotations"]):
+            np.testing.assert_allclose(r @ r.T, np.eye(5), atol=1e-12)
+            np.testing.assert_allclose(r @ f[:, j], np.ones(5) / np.sqrt(5), atol=1e-12)
+        out = net.representations(x)[-1]
+        assert construction.cost(out, labels, np.eye(3)) < 1e-20
+    assert np.abs(nets[0].weights[1] - nets[1].weights[1]).max() > 0.1
+    with pytest.raises(construction.AssumptionError, match=r"\(21\)"):
+        construction.eq61_network(x, labels, np.eye(3), (3, 3, 3))  # Householder
+
+
+@controls(
+    "chen2024.theory.prop41_narrowing_zero_cost",
+    "chen2024.theory.prop41_narrowing_choice_free",
+)
+def test_narrowing_rows_fail_for_householder_and_for_choices_that_move_the_outputs(monkeypatch):
+    """Eq. (61) at narrowing widths: the fitted R_l's pass both rows; the Householder reading
+    fails (no network: eq. 21 is left); a choice whose last bias is off by 0.1 fails the
+    zero-cost and the choice-free rows."""
+    from dataclasses import replace
+
+    from l2relu.chen2024 import construction, theory
+    from l2relu.chen2024 import ledger as c24
+
+    readings = readings_of(c24.NARROWING_COST)
+    rows = judged(c24.narrowing_claims(_narrowing_table(), readings), False)
+    primary = rows[rows.primary]
+    assert set(primary.status) == {"pass"}
+    householder = rows[rows.reading == "Householder R_l"]
+    assert set(householder.status) == {"fail"}
+    build, calls = construction.eq61_network, []
+
+    def shifted(*a, **k):
+        net = build(*a, **k)
+        calls.append(1)
+        return replace(net, out_bias=net.out_bias + 0.1 * (len(calls) % 2))
+
+    monkeypatch.setattr(theory.construction, "eq61_network", shifted)
+    ms = c24.narrowing_claims(_narrowing_table(), readings)
+    assert set(claim_status(ms, c24.NARROWING_COST)) == {"fail"}
+    assert set(claim_status(ms, c24.NARROWING_FREE)) == {"fail"}
+
+
+@controls("chen2024.theory.abstract_parameter_count")
+def test_abstract_count_fails_for_network_entries_and_for_a_description_that_does_not_rebuild(
+    monkeypatch,
+):
+    """The Abstract's Q(M + 2): the eq. (3) reading passes where Thm 5.2's network is rebuilt
+    from its description; the network-entry readings (36 weights, 48 with biases at M = Q = 3)
+    fail; a description that does not rebuild the network fails the primary."""
+    from l2relu.chen2024 import data, theory
+    from l2relu.chen2024 import ledger as c24
+
+    x, labels = data.clustered(3, 3, 10, 0.1, seed=0)
+    readings = readings_of(c24.ABSTRACT_COUNT)
+
+    def table():
+        return pd.DataFrame(
+            [
+                theory.build_row(name, 3, 3, 10, x, labels, np.eye(3))
+                for name in theory.ARCHITECTURES
+            ]
+        )
+
+    rows = judged(c24.abstract_count_claims(table(), readings), False).set_index("reading")
+    assert rows.status.to_dict() == {
+        "free numbers of the construction (eq. 3)": "pass",
+        "entries of the weight matrices": "fail",
+        "entries of the weights and biases": "fail",
+    }
+    assert [v.split()[0] for v in rows.reproduced_value.iloc[1:]] == ["36", "48"]
+    monkeypatch.setattr(theory, "rebuilds_from_description", lambda *a: False)
+    ms = c24.abstract_count_claims(table(), readings)
+    assert claim_status(ms, c24.ABSTRACT_COUNT) == ["fail"]

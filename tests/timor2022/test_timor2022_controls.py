@@ -447,3 +447,134 @@ def test_lemma12_set_g_flags_each_of_its_conditions_alone():
         got = flags(**state)
         assert got[1] == [False] * 4 and [j for j, f in enumerate(got[0]) if f] == [k], (k, got)
     assert flags(back)[0] == [True, False, False, False]
+
+
+@controls("timor2022.theory.eq20_deepened_teacher")
+def test_timor2022_width_two_teacher_row_fails_where_the_construction_does_not_hold():
+    """App. E's N' from Theorem 5's teacher reproduces its outputs of both signs on every input,
+    at Eq. (20)'s norm with equality, at every depth (k' = 3 has no identity layer); with one
+    neuron in layer k (the negative outputs cut), or alpha and beta split otherwise, it fails."""
+    from l2relu.timor2022 import constructions
+    from l2relu.timor2022 import ledger as t22
+    from l2relu.timor2022.data import TeacherConfig, teacher
+
+    drawn = teacher(TeacherConfig(5, 20, 5, 4, 0))
+    assert (drawn[1] > 0).any() and (drawn[1] < 0).any()
+
+    def row():
+        teachers = {depth: drawn for depth in (3, 6, 12)}
+        return claim_status(t22.theorem5_construction_claims(teachers), t22.WIDTH_TWO_TEACHER)
+
+    assert row() == ["pass"] * 3
+    built = constructions.deepened_for_theorem5
+
+    def one_neuron(weights, depth):  # the second neuron of layer k (-N(x)) silenced
+        deeper, b = built(weights, depth)
+        return [*deeper[:1], deeper[1] * np.array([[1.0], [0.0]]), *deeper[2:]], b
+
+    def split_otherwise(weights, depth):  # outputs kept, norm above the bound
+        deeper, b = built(weights, depth)
+        return [2 * deeper[0], deeper[1] / 2, *deeper[2:]], b
+
+    for variant in (one_neuron, split_otherwise):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(constructions, "deepened_for_theorem5", variant)
+            assert row() == ["fail"] * 3, variant.__name__
+    x, _, weights = drawn
+    deeper, b = built(weights, 6)
+    squared = sum(float((w**2).sum()) for w in deeper)
+    assert squared == pytest.approx(2 * (b**2 / 2) ** (2 / 6) * 7, rel=1e-12)  # Eq. (20)
+    assert constructions.outputs(deeper, x)[0] == pytest.approx(
+        constructions.outputs(weights, x)[0], rel=1e-12
+    )
+
+
+def _optimum_rows(theorem: int, networks: list, claim_id: str):
+    """The statuses of `claim_id` on each network (a list of layers, one seed each) built on
+    Theorem `theorem`'s teacher, read as its depth's stand-ins."""
+    from l2relu.timor2022 import ledger as t22
+    from l2relu.timor2022.data import TeacherConfig, teacher
+
+    x, y, weights = teacher(TeacherConfig(theorem, 20, 5, 4, 0))
+    built = [net(weights) for net in networks]
+    arrays = {f"W{i + 1}": np.stack([n[i] for n in built]) for i in range(len(built[0]))}
+    deep = t22.optimum_measures(arrays, x, y, weights, theorem).assign(
+        theorem=theorem, depth=len(built[0]), claim_seed=range(len(built)), best=True
+    )
+    ms = [m for m in t22.optimum_claims(deep) if m.claim_id == claim_id]
+    rows = judged(ms, every_entry=False)
+    return rows, deep
+
+
+def _unbalanced(layers):
+    """The same function with the first layer doubled and the second halved."""
+    return [2 * layers[0], layers[1] / 2, *layers[2:]]
+
+
+def _negated(layers):
+    """The output negated: every point misclassified."""
+    return [*layers[:-1], -layers[-1]]
+
+
+@controls("timor2022.theory.eq19_layer_norm", "timor2022.theory.eq19_mean_spectral")
+def test_timor2022_eq19_rows_fail_on_an_unbalanced_or_unfitting_network():
+    """App. D's N' (balanced, at Eq. (18)'s norm) scaled by 0.999 meets Eq. (19) and fits the
+    witness point once scaled back; with a layer doubled and the next halved (the same function,
+    an unbalanced optimum Lemma 14 excludes) Eq. (19) fails, and with the output negated (no
+    positive c fits y_j >= 1) the mean spectral row fails."""
+    from l2relu.timor2022 import constructions
+    from l2relu.timor2022 import ledger as t22
+
+    def n_prime(weights):
+        return [0.999 * w for w in constructions.deepened_for_theorem4(weights, 4)[0]]
+
+    def unbalanced(weights):
+        return _unbalanced(n_prime(weights))
+
+    def negated(weights):
+        return _negated(n_prime(weights))
+
+    norm_id, spectral_id = t22.OPTIMUM_IDS[4]
+    rows, deep = _optimum_rows(4, [n_prime, n_prime], norm_id)
+    assert rows.status.tolist() == ["pass"]
+    assert deep.layer_norm_over_bound.to_numpy() == pytest.approx(0.999**2, rel=1e-12)
+    assert _optimum_rows(4, [n_prime, unbalanced], norm_id)[0].status.tolist() == ["mixed"]
+    rows, deep = _optimum_rows(4, [n_prime, n_prime], spectral_id)
+    assert rows.status.tolist() == ["cannot_fail"]
+    assert deep.constraint_scale.to_numpy() == pytest.approx(1 / 0.999, rel=1e-12)
+    assert _optimum_rows(4, [negated, negated], spectral_id)[0].status.tolist() == ["fail"]
+
+
+@controls("timor2022.theory.eq21_layer_norm", "timor2022.theory.eq21_mean_spectral")
+def test_timor2022_eq21_rows_read_margin_one_and_fail_on_unbalanced_or_misclassifying_networks():
+    """App. E's N' (margin 1, at Eq. (20)'s norm) balanced as Lemma 15 does (its layer k holds
+    twice the others' squared norm) meets Eq. (21): each layer 2^(1/k') k'/(k'+1) of the bound,
+    at any scale, since the row reads it scaled to margin 1; with a layer doubled and the next
+    halved Eq. (21) fails, and with the output negated (every point misclassified, no c makes it
+    feasible) the mean spectral row fails."""
+    from l2relu.timor2022 import constructions
+    from l2relu.timor2022 import ledger as t22
+
+    def n_prime(weights):
+        deeper = constructions.deepened_for_theorem5(weights, 4)[0]
+        norms = np.array([np.linalg.norm(w) for w in deeper])
+        mean = np.exp(np.log(norms).mean())
+        return [w * mean / n for w, n in zip(deeper, norms, strict=True)]
+
+    def tripled(weights):
+        return [3 * w for w in n_prime(weights)]
+
+    def unbalanced(weights):
+        return _unbalanced(n_prime(weights))
+
+    def negated(weights):
+        return _negated(n_prime(weights))
+
+    norm_id, spectral_id = t22.OPTIMUM_IDS[5]
+    rows, deep = _optimum_rows(5, [n_prime, tripled], norm_id)
+    assert rows.status.tolist() == ["pass"]
+    assert deep.layer_norm_over_bound.to_numpy() == pytest.approx(2**0.25 * 4 / 5, rel=1e-9)
+    assert deep.constraint_scale.to_numpy() == pytest.approx([1, 1 / 3], rel=1e-9)
+    assert _optimum_rows(5, [unbalanced, unbalanced], norm_id)[0].status.tolist() == ["fail"]
+    assert _optimum_rows(5, [n_prime, tripled], spectral_id)[0].status.tolist() == ["cannot_fail"]
+    assert _optimum_rows(5, [negated, n_prime], spectral_id)[0].status.tolist() == ["mixed"]

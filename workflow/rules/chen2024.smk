@@ -84,6 +84,7 @@ rule construct_chen2024_networks:
         code=script_code("construct_chen2024_networks"),
     output:
         networks=f"{CHEN_THEORY_RUN}/networks.csv",
+        narrowing=f"{CHEN_THEORY_RUN}/narrowing.csv",
         claims=claims_rows("chen2024_theory"),
     log:
         f"{CHEN_THEORY_LOG}/construct_networks.log",
@@ -144,6 +145,7 @@ register_target(
     "chen2024 Props. 3.2, 4.1 and Thm 5.2 (no figure): explicit global minima and their parameter counts",
     tables=dict(
         networks=rules.construct_chen2024_networks.output.networks,
+        narrowing=rules.construct_chen2024_networks.output.narrowing,
         gd=rules.train_chen2024_gd.output.runs,
     ),
     zero_cost=CHEN_THEORY["zero_cost"],

@@ -1,5 +1,6 @@
 """Collect jacot2022's proposition checks and plateaus; measure their claims, the plateau onsets
-on the schedule's networks and on the same networks polished."""
+on the schedule's networks and on the same networks polished; Sec. 4.2's ranks on both; Sec. 3.1
+item 2's linear networks."""
 
 import sys
 
@@ -33,10 +34,13 @@ measurements += ledger.alignment_claims(
 )
 measurements += ledger.cp_rank_claims(pd.read_csv(snakemake.input.cp_rank))
 networks = theory.plateau_networks(snakemake.input.plateaus, snakemake.input.networks)
-compressed = theory.compression_table(
-    networks, losses, p.onehot_classes, p.lam, ledger.remark11_tolerances(registry)
-)
+tolerances = ledger.merge_tolerances(registry)
+compressed = theory.compression_table(networks, losses, p.onehot_classes, p.lam, tolerances)
 measurements += ledger.compression_claims(compressed, onsets, registry)
+measurements += ledger.sec42_claims(compressed, onsets, registry, p.onehot_classes)
+linear_trained = pd.read_csv(snakemake.input.linear_trained)
+measurements += ledger.linear_construction_claims(pd.read_csv(snakemake.input.linear_construction))
+measurements += ledger.linear_trained_claims(linear_trained, "schedule", registry)
 write_table(with_running_best(losses, [*theory.CURVE, "seed"]), snakemake.output.plateau)
 write_table(onsets, snakemake.output.onsets)
 write_table(compressed, snakemake.output.compression)
@@ -53,4 +57,20 @@ write_table(polished_onsets, snakemake.output.polished_onsets)
 polished = ledger.onset_claims(
     polished_readings, ledger.certified(falls, ledger.PLATEAU_NETWORK, bar)
 )
+# Sec. 4.2 on the bias-free plateau seeds' widest networks, polished
+polished_networks = {
+    key: arrays
+    for key, arrays in theory.plateau_networks(
+        snakemake.input.polished, snakemake.input.polished_networks
+    ).items()
+    if key[0] in ledger.SEC42_SETTINGS
+}
+compressed_polished = theory.compression_table(
+    polished_networks, polished_losses, p.onehot_classes, p.lam, tolerances
+)
+widest = ledger.widest_certified(falls, compressed_polished, bar)
+polished += ledger.sec42_claims(
+    compressed_polished, polished_onsets, registry, p.onehot_classes, widest
+)
+polished += ledger.linear_trained_claims(linear_trained, "polished", registry, bar)
 write_table(evaluate_networks(registry, measurements, polished), snakemake.output.claims)

@@ -27,8 +27,9 @@ def networks(tables, checkpoints) -> tuple[pd.DataFrame, dict]:
         config = checkpoint["config"]
         drawn = teacher(TeacherConfig(**config["teacher"]))
         teachers[config["teacher"]["theorem"], config["deep"]["depth"]] = drawn
+        optimum = ledger.optimum_measures(arrays, *drawn, config["teacher"]["theorem"])
         deep.append(
-            pd.read_csv(metrics).assign(
+            pd.concat([pd.read_csv(metrics), optimum], axis=1).assign(
                 norm_spread=ledger.layer_norm_spread(arrays),
                 rescaling_violation=ledger.rescaling_violations(arrays, drawn[0]),
             )
@@ -56,8 +57,12 @@ measurements += ledger.theorem3_claims(p.x1, p.x2, p.claim_seeds, p.converged_lo
 measurements += ledger.certificate_claims(polished)
 theorem4 = {depth: drawn for (thm, depth), drawn in teachers.items() if thm == 4}
 measurements += ledger.construction_claims(theorem4)
+theorem5 = {depth: drawn for (thm, depth), drawn in teachers.items() if thm == 5}
+measurements += ledger.theorem5_construction_claims(theorem5)
+measurements += ledger.optimum_claims(deep)
 bar = registry[ledger.POLISHED_STATIONARY].criterion.bounds()[1]
 on_polished = ledger.ratio_claims(polished, bar) + ledger.standin_claims(polished)
+on_polished += ledger.optimum_claims(polished, bar)
 write_table(deep, snakemake.output.deep)
 write_table(polished, snakemake.output.polished)
 write_table(evaluate_networks(registry, measurements, on_polished), snakemake.output.claims)

@@ -1,11 +1,12 @@
 """jacot2022's exact constructions and identities: Props. 1, 3, 5, 7, 8, 13 (and a search for
-its CP-rank), 19, Lemma 10, Remark 23, Sec. 3.1's aligned neurons."""
+its CP-rank), 19, Lemma 10, Remark 23, Sec. 3.1's aligned neurons; Sec. 3.1 item 2's deep
+linear networks (the balanced SVD construction, and small networks trained and polished)."""
 
 import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from l2relu.jacot2022 import alignment, covariances, theory  # noqa: E402
+from l2relu.jacot2022 import alignment, covariances, linear, theory  # noqa: E402
 from l2relu.training.io import write_table  # noqa: E402
 
 p = snakemake.params
@@ -21,3 +22,9 @@ write_table(covariances.convexity_table(reduction, p.prop5_segments), snakemake.
 write_table(alignment.alignment_table(p.prop1_trials), snakemake.output.alignment)
 cp_search = theory.CpSearchConfig(**p.cp_rank | {"graphs": tuple(p.cp_rank["graphs"])})
 write_table(theory.cp_rank_table(cp_search), snakemake.output.cp_rank)
+linear_cfg = linear.LinearConfig(**p.linear | {"depths": tuple(p.linear["depths"])})
+write_table(linear.construction_table(linear_cfg), snakemake.output.linear_construction)
+write_table(
+    linear.trained_table(linear_cfg, log=lambda line: print(line, file=sys.stderr)),
+    snakemake.output.linear_trained,
+)

@@ -22,6 +22,8 @@ from l2relu.chen2024.truncation import (
     cone_layer,
     narrowing_cone_layer,
     relu,
+    rotation_onto,
+    shrink_factor,
     truncation_map,
 )
 
@@ -30,9 +32,10 @@ class AssumptionError(ValueError):
     """The data or architecture violate an assumption of the construction; `condition` names
     it (e.g. "(55)", "(59)", "Def. 5.1")."""
 
-    def __init__(self, condition: str, message: str):
+    def __init__(self, condition: str, message: str, value: float | None = None):
         super().__init__(f"{condition}: {message}")
         self.condition = condition
+        self.value = value  # the measured size of the violation, where it has one
 
 
 @dataclass
@@ -145,6 +148,7 @@ def _after(w_cum, w_prev, layer):
             f"layer {layer}: W^({layer}) is not W_{layer} W^({layer - 1}) for any W_{layer} "
             f"(relative residual {residual:.2e}): the cumulative parameters of a narrowing "
             "layer must keep the kernels of the earlier ones",
+            residual,
         )
     return w_layer
 
@@ -182,6 +186,13 @@ def _build(x, labels, y, q, cut, widths, order, notes) -> ConstructedNetwork:
         if width < basis.shape[1]:
             basis = np.linalg.svd(w_cum, full_matrices=False)[2].T
         w_prev, b_prev = w_cum, b_cum
+    return _finish(tau, labels, y, q, hidden, w_prev, b_prev, order, notes)
+
+
+def _finish(tau, labels, y, q, hidden, w_prev, b_prev, order, notes) -> ConstructedNetwork:
+    """The last layer on X^(tau, Q) (eqs. 62, 110: W^(Q+1) = Y (collapsed points)^+, b^(Q+1) =
+    0), once the classes are checked collapsed to linearly independent points, inverted into
+    the per-layer W_(Q+1), b_(Q+1) (eqs. 21-22)."""
     points = class_means(tau, labels, q)
     spread = np.abs(tau - points[:, labels]).max()
     if spread > 1e-9 * max(1.0, np.abs(points).max()):
@@ -189,7 +200,7 @@ def _build(x, labels, y, q, cut, widths, order, notes) -> ConstructedNetwork:
     if np.linalg.matrix_rank(points) < q:
         raise AssumptionError("rank", "the collapsed points are linearly dependent")
     w_last = y @ np.linalg.pinv(points)  # eq. (62), b^(Q+1) = 0
-    w_out = _after(w_last, w_prev, len(widths) + 1)
+    w_out = _after(w_last, w_prev, len(hidden) + 1)
     return ConstructedNetwork(hidden, w_out, -w_out @ b_prev, tuple(order), notes)
 
 
@@ -256,6 +267,125 @@ def clustered_network(
         return j, means_f[:, j] + mu[j] * f_f, f_f, theta, _keep(coords, means_f, width)
 
     return _build(x, labels, y, q, cut, widths, range(q), notes)
+
+
+def _frame(v: np.ndarray) -> np.ndarray:
+    """An orthogonal matrix whose first column is v / |v|."""
+    from scipy.linalg import null_space
+
+    v = v / np.linalg.norm(v)
+    return np.column_stack([v, null_space(v[None, :])])
+
+
+def _cayley(s: np.ndarray) -> np.ndarray:
+    """The orthogonal (1 + S)^-1 (1 - S) of a skew-symmetric S."""
+    one = np.eye(len(s))
+    return np.linalg.solve(one + s, one - s)
+
+
+def _shrink_matrix(theta: float, n: int) -> np.ndarray:
+    """W_theta of eq. (40): lambda 1 + (1 - lambda) u u^T, u = u_n / |u_n|."""
+    u = np.ones(n) / np.sqrt(n)
+    lam = shrink_factor(theta, n)
+    return lam * np.eye(n) + (1.0 - lam) * np.outer(u, u)
+
+
+def householder_rotations(f: np.ndarray, theta: float, widths, rng=None) -> list[np.ndarray]:
+    """R_l with R_l f_l = u / |u| (eqs. 67, 78), each the Householder reflection that
+    cone_layer uses: the pipeline's default choice, made layer by layer."""
+    u = np.ones(f.shape[0])
+    return [rotation_onto(f[:, j], u) for j in range(f.shape[1])]
+
+
+def fitted_rotations(f: np.ndarray, theta: float, widths, rng) -> list[np.ndarray]:
+    """R_l with R_l f_l = u / |u| (eqs. 67, 78) chosen in that condition's freedom (a copy of
+    O(d_0 - 1)) so that eq. (21) holds: each W^(l) = I(d_0, d_l) W_theta R_l must be W_l
+    W^(l-1), i.e. its rows must lie in the row space of W^(l-1), which Prop. 4.1 assumes and
+    does not arrange. R_l = F_u diag(1, G_l Cay(S_l)) F_l^T (F_u, F_l orthogonal with first
+    columns u / |u| and f_l), G_l drawn from rng (Haar) and the skew S_l found by least squares
+    (Levenberg-Marquardt from S_l = 0) on the rows of every W^(l) outside the row space of
+    W^(l-1). Raises AssumptionError("(21)") when the fit leaves a residual above 1e-12."""
+    from scipy.optimize import least_squares
+
+    d0, q = f.shape
+    w_theta = _shrink_matrix(theta, d0)
+    rows = [np.linalg.qr(w_theta[:, :d])[0] for d in widths]  # W_theta's first d_l rows
+    f_u, f_l = _frame(np.ones(d0)), [_frame(f[:, j]) for j in range(q)]
+    k = d0 - 1
+    upper = np.triu_indices(k, 1)
+    size = len(upper[0])
+    start = [np.linalg.qr(rng.standard_normal((k, k)))[0] for _ in range(q)]
+
+    def rotations(z):
+        out = []
+        for j in range(q):
+            s = np.zeros((k, k))
+            s[upper] = z[j * size : (j + 1) * size]
+            g = np.eye(d0)
+            g[1:, 1:] = start[j] @ _cayley(s - s.T)
+            out.append(f_u @ g @ f_l[j].T)
+        return out
+
+    def outside(z):
+        r = rotations(z)
+        gaps = [np.zeros(1)]
+        for layer in range(1, q):
+            if widths[layer - 1] < d0:
+                kept = r[layer - 1].T @ rows[layer - 1]  # row space of W^(l-1), orthonormal
+                mine = r[layer].T @ rows[layer]
+                gaps.append((mine - kept @ (kept.T @ mine)).ravel())
+        return np.concatenate(gaps)
+
+    if size == 0 or all(d == d0 for d in widths[:-1]):
+        return rotations(np.zeros(q * size))
+    fit = least_squares(
+        outside, np.zeros(q * size), method="lm", xtol=1e-15, ftol=1e-15, gtol=1e-15
+    )
+    residual = float(np.abs(outside(fit.x)).max())
+    if residual > 1e-12:
+        raise AssumptionError(
+            "(21)", f"no R_l found that keeps eq. (21) (residual {residual:.2e})", residual
+        )
+    return rotations(fit.x)
+
+
+def eq61_network(
+    x: np.ndarray,
+    labels: np.ndarray,
+    y: np.ndarray,
+    widths,
+    rotations=householder_rotations,
+    rng=None,
+    mu_fraction=0.5,
+    theta_margin: float = 0.5,
+) -> ConstructedNetwork:
+    """Prop. 4.1 as eq. (61) writes it, at any widths M >= d_1 >= ... >= d_Q >= Q: in input
+    space, W^(l) = I(d_0, d_l) W_theta* R_l and b^(l) = -W^(l)(x_l + mu_l f_l), with W_theta*
+    of eq. (40) and R_l from rotations(f, theta_*, widths, rng) (R_l f_l = u / |u|, eq. 78),
+    the per-layer W_l, b_l recovered through eqs. (21)-(22) (AssumptionError("(21)") when the
+    rows of some W^(l) leave the row space of W^(l-1)), and the last layer of eq. (62). mu_l
+    and theta_* as in clustered_network. Unlike clustered_network, no layer is built in a
+    frame: every W^(l) is eq. (61)'s, so whether (21) holds is the choice of the R_l's."""
+    labels, q = _check_inputs(x, labels, y)
+    widths = _check_widths(widths, x.shape[0], q)
+    means, f, delta, widest, c0 = _clustered_geometry(x, labels, q)
+    theta = max(np.pi / 2, widest + theta_margin * (np.pi - widest))
+    mu = (2 + np.broadcast_to(np.asarray(mu_fraction, dtype=float), (q,))) * delta
+    w_theta = _shrink_matrix(theta, x.shape[0])
+    r = rotations(f, theta, widths, rng)
+    m = x.shape[0]
+    tau, w_prev, b_prev, hidden = x, np.eye(m), np.zeros(m), []
+    for j, width in enumerate(widths):
+        p = means[:, j] + mu[j] * f[:, j]
+        w_cum = (w_theta @ r[j])[:width]  # eq. (61)
+        b_cum = -w_cum @ p
+        w_layer = _after(w_cum, w_prev, j + 1)
+        _check_cones(w_cum, tau, labels, j, p)
+        hidden.append(Layer(w_layer, b_cum - w_layer @ b_prev, j, p, f[:, j], theta))
+        tau = truncation_map(w_cum, b_cum, tau)
+        w_prev, b_prev = w_cum, b_cum
+    notes = {"c0_needed": c0, "widest_theta_j": widest, "theta_star": theta, "delta": delta}
+    return _finish(tau, labels, y, q, hidden, w_prev, b_prev, range(q), notes | {"rotations": r})
 
 
 def separating_normal(inside: np.ndarray, outside: np.ndarray, p: np.ndarray):

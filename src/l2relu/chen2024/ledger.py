@@ -38,6 +38,107 @@ def theory_claims(networks: pd.DataFrame):
     return ms + _count_claims(networks)
 
 
+ABSTRACT_COUNT = "chen2024.theory.abstract_parameter_count"
+
+
+def abstract_count_claims(networks: pd.DataFrame, readings):
+    """The Abstract's Q(M + 2), per (M, Q), under each reading of what describes a minimizer:
+    the free numbers of Thm 5.2's construction (eq. 3), counted where the network is rebuilt
+    from them, the data and the class order; or the entries of the smallest constructed
+    minimizer (Cor. 4.2's width-Q network), its weights alone or with its biases. One count
+    for every N, or not measured."""
+    ms = []
+    built = networks[networks.built.astype(bool)]
+    for (m, q), group in networks.groupby(["M", "Q"], sort=False):
+        have = built[(built.M == m) & (built.Q == q)]
+        thm, cor = have[have.construction == "thm5.2"], have[have.construction == "cor4.2"]
+        every_n = group.N.nunique()
+
+        def one(series, every_n=every_n):
+            return (
+                float(series.iloc[0])
+                if len(series) == every_n and series.nunique() == 1
+                else np.nan
+            )
+
+        rebuilt = thm.rebuilt_from_description.astype(bool).all() if len(thm) else False
+        counts = {
+            "description": one(thm.description_numbers) if rebuilt else np.nan,
+            "weights": one(cor.weights),
+            "parameters": one(cor.parameters),
+        }
+        detail = (
+            f"Q(M + 2) = {q * (m + 2)}; Thm 5.2's description {one(thm.description_numbers):g}"
+            f"{'' if rebuilt else ' (not rebuilt from it)'}; Cor. 4.2's network "
+            f"{one(cor.weights):g} weights (Q(M + Q^2) = {q * (m + q * q)}), "
+            f"{one(cor.parameters):g} with biases; Thm 5.2's {one(thm.weights):g} and "
+            f"{one(thm.parameters):g}"
+        )
+        for r in readings:
+            ms.append(
+                measured(
+                    ABSTRACT_COUNT,
+                    counts[r.parameters["count"]],
+                    f"M = {m}, Q = {q}, every N",
+                    ref=q * (m + 2),
+                    detail=detail,
+                    reading=r.name,
+                )
+            )
+    return ms
+
+
+NARROWING_COST = "chen2024.theory.prop41_narrowing_zero_cost"
+NARROWING_FREE = "chen2024.theory.prop41_narrowing_choice_free"
+
+
+# how far apart (largest weight entry) two choices of R_l must be to count as two
+CHOICES_APART = 1e-6
+
+
+def narrowing_claims(table: pd.DataFrame, readings):
+    """Eq. (61) at narrowing widths, per widths over every (M > Q, N): under each reading of
+    which R_l the paper means, the largest cost (14), NaN when a data set's network could not be
+    built; with the fitted R_l's, the largest gap between two choices' outputs, NaN when a data
+    set has fewer than two choices or its choices are not apart."""
+    ms = []
+    for widths, group in table.groupby("widths", sort=False):
+        grid = f"{len(group.groupby(['M', 'Q', 'N']))} (M, Q, N), M > Q"
+        for r in readings:
+            rows = group[group.rotations == r.parameters["rotations"]]
+            ok = rows.built > 0
+            detail = f"{grid}; built {int(rows.built.sum())} of {int(rows.tried.sum())} choices"
+            if (~ok).any():
+                detail += (
+                    f"; not built on {int((~ok).sum())}: "
+                    f"{', '.join(sorted(set(rows.failed_condition[~ok])))}"
+                    f", relative residual of (21) {rows.residual_21[~ok].min():.2f}-"
+                    f"{rows.residual_21[~ok].max():.2f}"
+                )
+            ms.append(
+                measured(
+                    NARROWING_COST,
+                    rows.cost.max() if ok.all() else np.nan,
+                    widths,
+                    detail=detail,
+                    reading=r.name,
+                )
+            )
+        fitted = group[group.rotations == "fitted"]
+        # two choices that reached the same R_l would say nothing about the choice
+        two = (fitted.built >= 2) & (fitted.apart >= CHOICES_APART)
+        ms.append(
+            measured(
+                NARROWING_FREE,
+                fitted.output_gap.max() if two.all() else np.nan,
+                widths,
+                detail=f"{grid}; {int(fitted.built.min())}-{int(fitted.built.max())} choices a "
+                f"data set, apart by >= {fitted.apart.min():.2g} in their largest entry",
+            )
+        )
+    return ms
+
+
 def prop32_claims(gap: float, networks: int):
     """Prop. 3.2: the largest gap of eqs. (20), (23), (24) over random networks."""
     return [

@@ -37,6 +37,10 @@ class TheoryConfig:
     family_members: int = 0
     # random networks on which Prop. 3.2's identities are checked
     prop32_networks: int = 0
+    # eq. (61) at narrowing widths: this many choices of the R_l's a data set, each fitted to
+    # keep eq. (21) from a seeded start; at most narrowing_tries starts are drawn
+    narrowing_members: int = 0
+    narrowing_tries: int = 0
 
 
 def engine_cost(net: construction.ConstructedNetwork, x, labels, y) -> float:
@@ -77,6 +81,34 @@ def family(name, m, q, x, labels, y, members: int, seed: int) -> tuple[float, fl
     return max(engine_cost(n, x, labels, y) for n in nets), apart
 
 
+def rebuilds_from_description(net: construction.ConstructedNetwork, x, labels, y) -> bool:
+    """Whether Thm 5.2's network is rebuilt, to rounding, from its description alone (eq. 3:
+    per hidden layer the aperture theta_l, the normal nu_l and the position mu_l of the base
+    point on the segment from its class mean to the barycenter), the data and the class order."""
+    q = y.shape[0]
+    means = construction.class_means(x, labels, q)
+    center = means.mean(axis=1)
+    steps = net.notes["plan"]
+    cuts = [
+        (
+            s.collapsed_class,
+            means[:, s.collapsed_class] + s.segment_t * (center - means[:, s.collapsed_class]),
+            layer.axis,
+            layer.aperture,
+            None,
+        )
+        for s, layer in zip(steps, net.hidden, strict=True)
+    ]
+    again = construction._build(
+        x, labels, y, q, lambda layer, *_: cuts[layer - 1], (x.shape[0],) * q, net.order, {}
+    )
+    scale = max(np.abs(p).max() for p in net.weights + net.biases)
+    return all(
+        np.abs(a - b).max() <= 1e-12 * scale
+        for a, b in zip(again.weights + again.biases, net.weights + net.biases, strict=True)
+    )
+
+
 def build_row(name, m, q, per_class, x, labels, y, members=0, seed=0) -> dict:
     row = {"construction": name, "M": m, "Q": q, "N": len(labels), "per_class": per_class}
     try:
@@ -94,6 +126,10 @@ def build_row(name, m, q, per_class, x, labels, y, members=0, seed=0) -> dict:
         # what fixes the network beyond the data: per hidden layer an aperture, an axis in R^M
         # and where the base point sits (mu on (2 delta, 3 delta), or t on the segment)
         "description_numbers": sum(1 + layer.axis.size + 1 for layer in net.hidden),
+        # Thm 5.2's network from its description alone (eq. 3), the data and the class order
+        "rebuilt_from_description": (
+            rebuilds_from_description(net, x, labels, y) if name == "thm5.2" else np.nan
+        ),
         "order": "-".join(map(str, net.order)),
     }
 
@@ -108,6 +144,102 @@ def constructions(cfg: TheoryConfig) -> pd.DataFrame:
                 build_row(name, m, q, per_class, x, labels, y, cfg.family_members, cfg.seed)
                 for name in ARCHITECTURES
             ]
+    return pd.DataFrame(rows)
+
+
+# Eq. (61)'s strictly narrowing widths M > d_1 >= ... >= d_Q >= Q, at M > Q.
+NARROWING = {
+    "widths Q, ..., Q": lambda m, q: (q,) * q,  # Cor. 4.2's: the first layer narrows to Q
+    "widths M - 1, M - 2, ... down to Q": lambda m, q: tuple(
+        max(q, m - k) for k in range(1, q + 1)
+    ),
+}
+ROTATIONS = {
+    "fitted": construction.fitted_rotations,
+    "householder": construction.householder_rotations,
+}
+
+
+def _outputs(net, x):
+    return net.representations(x)[-1]
+
+
+def narrowing_row(widths_name, m, q, per_class, x, labels, y, rotations, members, tries, seed):
+    """Eq. (61) at one of NARROWING's widths with R_l from ROTATIONS[rotations]: 'fitted'
+    draws seeded starts until `members` choices keep eq. (21) (at most `tries`), 'householder'
+    is the one choice of cone_layer. The largest cost (14) through the engine, the largest
+    entry gap between two choices' outputs on the data, and the smallest largest-entry
+    distance between two choices' weights and biases (they must differ for the gap to say
+    anything)."""
+    widths = NARROWING[widths_name](m, q)
+    row = {
+        "widths": widths_name,
+        "d": "-".join(map(str, widths)),
+        "M": m,
+        "Q": q,
+        "N": len(labels),
+        "per_class": per_class,
+        "rotations": rotations,
+    }
+    nets, failures, residuals = [], [], []
+    draws = range(tries) if rotations == "fitted" else range(1)
+    for draw in draws:
+        rng = np.random.default_rng(derive_seed("chen2024", "eq61", m, q, len(labels), seed, draw))
+        try:
+            nets.append(construction.eq61_network(x, labels, y, widths, ROTATIONS[rotations], rng))
+        except construction.AssumptionError as err:
+            failures.append(err.condition)
+            residuals.append(np.nan if err.value is None else err.value)
+        if len(nets) == (members if rotations == "fitted" else 1):
+            break
+    row |= {
+        "tried": len(nets) + len(failures),
+        "built": len(nets),
+        "failed_condition": ",".join(sorted(set(failures))),
+        "residual_21": max(residuals) if residuals else 0.0,
+    }
+    if not nets:
+        return row | {"cost": np.nan, "output_gap": np.nan, "apart": np.nan}
+    outs = [_outputs(n, x) for n in nets]
+    params = [np.concatenate([a.ravel() for a in n.weights + n.biases]) for n in nets]
+    pairs = [(i, k) for i in range(len(nets)) for k in range(i + 1, len(nets))]
+    return row | {
+        "cost": max(engine_cost(n, x, labels, y) for n in nets),
+        "output_gap": max(
+            (float(np.abs(outs[i] - outs[k]).max()) for i, k in pairs), default=np.nan
+        ),
+        "apart": min(
+            (float(np.abs(params[i] - params[k]).max()) for i, k in pairs), default=np.nan
+        ),
+    }
+
+
+def narrowing(cfg: TheoryConfig) -> pd.DataFrame:
+    """Eq. (61) at strictly narrowing widths on every data set of the grid with M > Q, with
+    fitted and with Householder R_l's."""
+    rows = []
+    for m, q in cfg.dims:
+        if m == q:
+            continue
+        for per_class in cfg.per_class:
+            x, labels = data.clustered(m, q, per_class, cfg.spread, cfg.seed)
+            for name in NARROWING:
+                for rotations in ROTATIONS:
+                    rows.append(
+                        narrowing_row(
+                            name,
+                            m,
+                            q,
+                            per_class,
+                            x,
+                            labels,
+                            np.eye(q),
+                            rotations,
+                            cfg.narrowing_members,
+                            cfg.narrowing_tries,
+                            cfg.seed,
+                        )
+                    )
     return pd.DataFrame(rows)
 
 

@@ -597,3 +597,115 @@ def gd_lower_claims(runs: pd.DataFrame) -> list:
         detail = f"GD's objective over Adam's: {ratio.min():.3g}-{ratio.max():.3g}"
         ms.append(measured(GD_LOWER, shares, f"{dataset}, lambda = {lam:g}", detail=detail))
     return ms
+
+
+SEC42_RANK = "jacot2022.theory.sec42_rank_within_merged_count"
+SEC42_CP = "jacot2022.theory.sec42_merged_count_reaches_cp_rank"
+# the bias-free plateau settings (Sec. 4.2's K^sigma = B^T B has no beta^2 1 term there)
+SEC42_SETTINGS = ("bipartite", "onehot")
+
+
+def merge_tolerances(registry) -> list:
+    """The merge tolerances every entry reading theory.compression_table reads."""
+    claims = (REMARK11, SEC42_RANK, SEC42_CP)
+    return sorted({r.parameters["tol"] for c in claims for r in registry[c].every_reading})
+
+
+def widest_certified(falls: pd.DataFrame, table: pd.DataFrame, bar: float) -> dict:
+    """{(setting, N, seed): whether the network theory.compression_table read (its widest) is
+    certified stationary (its fall at most `bar`)}."""
+    read = table[["setting", "N", "seed", "width"]].drop_duplicates()
+    return certified(falls.merge(read), PLATEAU_NETWORK, bar)
+
+
+def sec42_claims(
+    table: pd.DataFrame, onsets: pd.DataFrame, registry, onehot_classes: int, certified=None
+):
+    """Sec. 4.2 on theory.compression_table (the widest network of each bias-free plateau seed),
+    per data set and reading (merge tolerance): max(Rank K_1, Rank K_1^sigma) minus the merged
+    count, an upper bound on Rank_sigma (SEC42_RANK); and the merged count minus the CP-rank
+    known exactly (Prop. 13's N^2/4 for B_N, the classes for one-hot outputs) (SEC42_CP), read
+    where the merged network keeps Z_L and is at its data set's lowest (REMARK11's at_lowest).
+    With `certified` (widest_certified), on polished networks, each seed carries it as the
+    precondition `stationary`."""
+    ms = []
+    joined = table[table.setting.isin(SEC42_SETTINGS)].merge(
+        onsets[["setting", "N", "seed", "rel_tol"]]
+    )
+    for claim_id in (SEC42_RANK, SEC42_CP):
+        for reading in registry[claim_id].every_reading:
+            at_tol = joined[joined.tol == reading.parameters["tol"]]
+            for (setting, n), rows in at_tol.groupby(["setting", "N"], sort=True):
+                rows = rows.sort_values("seed")
+                k = theory.expected_onset(setting, n, onehot_classes)
+                meets = {}
+                if certified is not None:
+                    keys = zip([setting] * len(rows), [n] * len(rows), rows.seed, strict=True)
+                    meets["stationary"] = seeds_certified(certified, keys)
+                detail = "; ".join(
+                    f"seed {r.seed}: {r.groups} merged of {r.width} neurons, "
+                    f"max(Rank K_1, Rank K_1^sigma) = {r.rank_bound} (Z_L moved {r.change:.0e}, "
+                    f"objective x {r.over_lowest:.4f})"
+                    for r in rows.itertuples()
+                )
+                if claim_id == SEC42_RANK:
+                    values = list(rows.rank_bound - rows.groups)
+                else:
+                    values = list(rows.groups - k)
+                    kept = ((rows.over_lowest - 1).abs() <= rows.rel_tol) & (
+                        rows.change <= rows.tol
+                    )
+                    meets = {"at_lowest": list(kept)} | meets
+                    detail = f"Rank_cp = {k}; {detail}"
+                case = f"{setting}, N = {n}"
+                ms.append(
+                    measured(claim_id, values, case, None, detail, reading.name, meets or None)
+                )
+    return ms
+
+
+LINEAR_BUILT = "jacot2022.theory.linear_covariances_construction"
+LINEAR_TRAINED = "jacot2022.theory.linear_covariances_trained"
+
+
+def linear_construction_claims(table: pd.DataFrame) -> list:
+    """Sec. 3.1 item 2 on linear.construction_table, per depth: the largest covariance gap of the
+    balanced SVD networks built for random (X, Z_L)."""
+    ms = []
+    for depth, rows in table.groupby("depth", sort=True):
+        detail = (
+            f"{len(rows)} random (X, Z_L), ranks of Z_L "
+            f"{', '.join(map(str, sorted(rows['rank'].unique())))}; largest output error "
+            f"{rows.output_error.max():.1e}"
+        )
+        ms.append(measured(LINEAR_BUILT, rows.gap.max(), f"L = {depth}", detail=detail))
+    return ms
+
+
+def linear_trained_claims(table: pd.DataFrame, network: str, registry, bar=None) -> list:
+    """Sec. 3.1 item 2 on linear.trained_table's `network` (schedule or polished), per depth: each
+    network's covariance gap (one value a network: data sets x restarts). A network counts where
+    its objective is within LINEAR_TRAINED's min_tol of the lowest found for its data set and
+    depth (every network, either network, and the balanced network built for each one's
+    outputs): the estimate of the global minimum. With `bar` (polished), each network carries
+    whether its polish is certified (fall over the second half at most `bar`, no stall) as the
+    precondition `stationary`."""
+    tol = registry[LINEAR_TRAINED].parameters["min_tol"]
+    lowest = table.groupby(["seed", "depth"])[["objective", "balanced_objective"]].min().min(axis=1)
+    ms = []
+    mine = table[table.network == network]
+    for depth, rows in mine.groupby("depth", sort=True):
+        rows = rows.sort_values(["seed", "restart"])
+        floor = lowest.loc[list(zip(rows.seed, rows.depth, strict=True))].to_numpy()
+        meets = {"at_minimum": list(rows.objective.to_numpy() <= floor * (1 + tol))}
+        if bar is not None:
+            falls = stationarity.settled_falls(rows)
+            meets["stationary"] = [f <= bar for f in falls]
+        over = rows.objective.to_numpy() / floor - 1
+        detail = (
+            f"{rows.seed.nunique()} data sets x {rows.restart.nunique()} restarts; objective over "
+            f"the lowest {over.min():.1e}-{over.max():.1e}; over the balanced network's for its "
+            f"own outputs up to {(rows.objective / rows.balanced_objective - 1).max():.1e}"
+        )
+        ms.append(measured(LINEAR_TRAINED, list(rows.gap), f"L = {depth}", None, detail, "", meets))
+    return ms

@@ -3,8 +3,9 @@ bijections), App. A's Example 1 (Prop. 1's strict case), Cor. 1's neuron doublin
 formula for the rank of kernel ridge regression's Jacobian, Sec. 5's rank-1 classifiers (no
 three classes meet), Prop. 5's rank-k network (||W||^2 = kL + C), the true rank of App. F's
 Fig. 1 task, Sec. 4's comparison of Prop. 2's rank-1 interpolator with Prop. 5's network, and
-Prop. 1's rank properties and Thm. 1's bounds and properties. One table, a row per (check,
-reading): the value its registry entry reads."""
+Prop. 1's rank properties and Thm. 1's bounds and properties, Sec. 2's reduction of a homogeneous
+sigma to sigma_a and Sec. 3's R_inf(psi o A o phi) = Rank A at several slopes a. One table, a
+row per (check, reading, case): the value its registry entry reads."""
 
 from dataclasses import dataclass
 from itertools import pairwise
@@ -225,12 +226,12 @@ def rank_one_ties(cfg: ConstructionsConfig) -> int:
     return most
 
 
-def rank_k_network(g, h, x: np.ndarray, depth: int):
+def rank_k_network(g, h, x: np.ndarray, depth: int, a: float = 0.0):
     """Prop. 5's proof: g (into R^k), identity layers on R^k, h, g's output shifted into the
-    positive orthant on the data (so the identity layers' ReLU lets it through) and h's first bias
-    shifted back."""
+    positive orthant on the data (so the identity layers' ReLU, or sigma_a, lets it through) and
+    h's first bias shifted back; g and h are sigma_a networks."""
     k = g[-1][0].shape[0]
-    shift = np.maximum(0.0, -forward(g, x).min(axis=1, keepdims=True)) + 1.0
+    shift = np.maximum(0.0, -forward(g, x, a).min(axis=1, keepdims=True)) + 1.0
     g = [*g[:-1], (g[-1][0], g[-1][1] + shift)]
     h = [(h[0][0], h[0][1] - h[0][0] @ shift), *h[1:]]
     middle = [(np.eye(k), np.zeros((k, 1)))] * (depth - len(g) - len(h))
@@ -435,6 +436,238 @@ def thm1_properties(cfg: ConstructionsConfig, depths=(8, 12, 20, 40), far=10**6)
     }
 
 
+# ---- Sec. 2: a homogeneous sigma (slope p on x >= 0, q on x < 0) is c sigma_a(b .)
+
+# Slopes (p, q) read beside the random ones: ReLU, its mirror, negated and scaled leaky ReLUs.
+SEC2_FIXED_SLOPES = ((1.0, 0.0), (0.0, 1.0), (-2.0, 0.0), (0.0, -0.5), (1.5, -0.3), (-0.4, 3.0))
+
+
+def homogeneous(x, p: float, q: float):
+    return np.where(x >= 0, p * x, q * x)
+
+
+def reduction(p: float, q: float) -> tuple[float, float, float]:
+    """Sec. 2's (a, b, c) with sigma(x) = c sigma_a(bx): b > 0 reads x >= 0 through sigma_a's
+    identity branch (a = q / p), b < 0 through its a branch (a = p / q); the branch whose ratio
+    is below 1 in size (|a| = 1 where |p| = |q|, the cases Sec. 2 excludes)."""
+    if abs(q) < abs(p):
+        return q / p, abs(p), float(np.sign(p))
+    return p / q, -abs(q), -float(np.sign(q))
+
+
+def sec2_slopes(cfg: ConstructionsConfig) -> list[tuple[float, float]]:
+    """The fixed slopes and cfg.trials random ones (p, q standard normal: |p| != |q| a.s.)."""
+    rng = rng_for("jacot2023", "sec2_slopes")
+    return [*SEC2_FIXED_SLOPES, *(tuple(rng.normal(size=2)) for _ in range(cfg.trials))]
+
+
+def reduction_values(cfg: ConstructionsConfig, solve=reduction) -> dict:
+    """Over the slopes: the largest |a| and the largest max_x |sigma(x) - c sigma_a(bx)| /
+    max(|p|, |q|) on a grid of [-3, 3] and random points (c in {+1, -1} asserted)."""
+    x = np.concatenate(
+        [np.linspace(-3, 3, 2001), rng_for("jacot2023", "sec2_x").normal(size=cfg.points)]
+    )
+    slope, misfit = 0.0, 0.0
+    for p, q in sec2_slopes(cfg):
+        a, b, c = solve(p, q)
+        if c not in (1.0, -1.0):
+            raise ValueError(f"c = {c} for slopes ({p}, {q})")
+        slope = max(slope, abs(a))
+        gap = np.abs(homogeneous(x, p, q) - c * leaky(b * x, a)).max() / max(abs(p), abs(q))
+        misfit = max(misfit, float(gap))
+    return {"sec2_slope": slope, "sec2_reduction_misfit": misfit}
+
+
+def forward_with(layers, x: np.ndarray, act) -> np.ndarray:
+    """forward with the nonlinearity `act` after every layer but the last."""
+    for i, (w, b) in enumerate(layers):
+        x = w @ x + b
+        if i < len(layers) - 1:
+            x = act(x)
+    return x
+
+
+def to_sigma_a(layers, b: float, c: float):
+    """A sigma network, sigma = c sigma_a(b .), as a sigma_a network of the same function: each
+    hidden layer's weights and bias times b (the b inside sigma_a), each layer after the first
+    reads the sign c of the previous layer's activations."""
+    out = []
+    for i, (w, bias) in enumerate(layers):
+        if i > 0:
+            w = c * w
+        if i < len(layers) - 1:
+            w, bias = b * w, b * bias
+        out.append((w, bias))
+    return out
+
+
+def rebalanced(layers, b: float):
+    """to_sigma_a's network with the factor b^2 its hidden layers carry spread over all L layers
+    (homogeneity of sigma_a): weights of layer l times beta_l (|b|^(-1/L) hidden, |b|^((L-1)/L)
+    last, product 1), biases times beta_1 ... beta_l. Without biases every layer's squared norm
+    is then |b|^(2(L-1)/L) times the sigma network's."""
+    depth, scale, out = len(layers), 1.0, []
+    for i, (w, bias) in enumerate(layers):
+        beta = abs(b) ** ((depth - 1) / depth if i == depth - 1 else -1 / depth)
+        scale *= beta
+        out.append((beta * w, scale * bias))
+    return out
+
+
+def squared_norm(layers) -> float:
+    return float(sum((w**2).sum() + (b**2).sum() for w, b in layers))
+
+
+# Readings of "the same up to scaling": (map, biases kept, the ratio ||W'||^2 / ||W||^2 allowed).
+SEC2_SCALING_READINGS = {
+    "within b^2": ("direct", True),
+    "one factor, no biases": ("rebalanced", False),
+    "one factor, biases included": ("rebalanced", True),
+}
+
+
+def _ratio_gap(ratio: float, reading: str, b: float, depth: int) -> float:
+    """Relative distance of the norm ratio from what the reading allows: [min(1, b^2),
+    max(1, b^2)], or the one factor |b|^(2(L-1)/L)."""
+    if reading == "within b^2":
+        low, high = min(1.0, b * b), max(1.0, b * b)
+        return max(low - ratio, ratio - high, 0.0) / ratio
+    return abs(ratio / abs(b) ** (2 * (depth - 1) / depth) - 1)
+
+
+def sec2_network_values(cfg: ConstructionsConfig, mapping=to_sigma_a) -> dict:
+    """Random sigma networks (sigma of sec2_slopes, depths 2-5) mapped to sigma_a networks:
+    the largest relative misfit of the mapped network (every reading's map) and, per reading,
+    the largest relative distance of ||W'||^2 / ||W||^2 (biases included where the reading keeps
+    them) from what the reading allows."""
+    misfit, gaps = 0.0, dict.fromkeys(SEC2_SCALING_READINGS, 0.0)
+    for t, (p, q) in enumerate(sec2_slopes(cfg)):
+        rng = rng_for("jacot2023", "sec2_networks", t)
+        a, b, c = reduction(p, q)
+        depth = 2 + t % 4
+        layers = random_layers((3, *[8] * (depth - 1), 2), rng)
+        layers = [(w, bias + rng.normal(size=bias.shape)) for w, bias in layers]
+        x = rng.normal(size=(3, cfg.points))
+        for reading, (kind, biases) in SEC2_SCALING_READINGS.items():
+            net = layers if biases else [(w, 0 * bias) for w, bias in layers]
+            target = forward_with(net, x, lambda z, p=p, q=q: homogeneous(z, p, q))
+            mapped = mapping(net, b, c)
+            if kind == "rebalanced":
+                mapped = rebalanced(mapped, b)
+            got = forward(mapped, x, a)
+            misfit = max(misfit, float(np.abs(got - target).max() / np.abs(target).max()))
+            ratio = squared_norm(mapped) / squared_norm(net)
+            gaps[reading] = max(gaps[reading], _ratio_gap(ratio, reading, b, depth))
+    return {"sec2_network_misfit": misfit, "sec2_cost_scaling": gaps}
+
+
+# ---- Sec. 3: R_inf(psi o A o phi) = Rank A for bijections phi, psi, whatever the slope a
+
+BIJECTION_SLOPE = 0.5  # the slope a' of the bijections' own sigma_a' (x -> B sigma_a'(Mx + c))
+SEC3_SLOPES = (0.0, 0.5, -0.5)  # the slopes a of the networks that represent f
+
+
+def _bijection_matrices(d: int, rng):
+    """M, c, B of x -> B sigma_a'(Mx + c): M and B invertible (orthogonal times 0.5-2)."""
+    m, b = (np.linalg.qr(rng.normal(size=(d, d)))[0] * rng.uniform(0.5, 2, d) for _ in "mb")
+    return m, rng.normal(size=(d, 1)), b
+
+
+def _bijection_map(parts, x):
+    m, c, b = parts
+    return b @ leaky(m @ x + c, BIJECTION_SLOPE)
+
+
+def _bijection_jacobians(parts, x):
+    m, c, b = parts
+    slopes = np.where(m @ x + c >= 0, 1.0, BIJECTION_SLOPE).T  # (n, d)
+    return np.einsum("ij,nj,jk->nik", b, slopes, m)
+
+
+def _bijection_layers(parts, a: float, before=None, after=None):
+    """The bijection (after `before` = (W, b), affine, and followed by the linear `after`) as a
+    one-hidden-layer sigma_a network: the hidden layer holds z = Mx + c and -z, read back by
+    sigma_a'(z) = alpha sigma_a(z) + beta sigma_a(-z), alpha = (1 - a a') / (1 - a^2), beta =
+    (a - a') / (1 - a^2) (Cor. 1's doubling, for a' in place of 0)."""
+    m, c, b = parts
+    if before is not None:
+        w0, b0 = before
+        m, c = m @ w0, m @ b0 + c
+    alpha = (1 - a * BIJECTION_SLOPE) / (1 - a**2)
+    beta = (a - BIJECTION_SLOPE) / (1 - a**2)
+    out = b @ np.hstack([alpha * np.eye(len(b)), beta * np.eye(len(b))])
+    if after is not None:
+        out = after @ out
+    return [(np.vstack([m, -m]), np.vstack([c, -c])), (out, np.zeros((len(out), 1)))]
+
+
+def sec3_instance(t: int):
+    """Instance t of f = psi o A o phi: phi on R^4, psi on R^5, A x = U V x + e of rank 1-3."""
+    rng = rng_for("jacot2023", "sec3", t)
+    rank = 1 + t % 3
+    phi, psi = _bijection_matrices(4, rng), _bijection_matrices(5, rng)
+    u, v, e = rng.normal(size=(5, rank)), rng.normal(size=(rank, 4)), rng.normal(size=(5, 1))
+    return rank, phi, psi, u, v, e
+
+
+def sec3_network(instance, x, depth: int, a: float):
+    """The three-part network of f = psi o A o phi: phi (its output layer fused with V), identity
+    layers at width Rank A, psi (its first layer fused with U and e), built by rank_k_network."""
+    rank, phi, psi, u, v, e = instance
+    g = _bijection_layers(phi, a, after=v)
+    h = _bijection_layers(psi, a, before=(u, e))
+    return rank_k_network(g, h, x, depth, a)
+
+
+def sec3_function(instance, x):
+    rank, phi, psi, u, v, e = instance
+    return _bijection_map(psi, u @ v @ _bijection_map(phi, x) + e)
+
+
+def sec3_jacobians(instance, x):
+    """J(psi o A o phi)(x) = J psi(A phi(x)) U V J phi(x), (n, 5, 4)."""
+    rank, phi, psi, u, v, e = instance
+    y = u @ v @ _bijection_map(phi, x) + e
+    return _bijection_jacobians(psi, y) @ (u @ v) @ _bijection_jacobians(phi, x)
+
+
+def sec3_values(cfg: ConstructionsConfig, depths=(8, 12, 20, 40), far=10**8, slopes=SEC3_SLOPES):
+    """Over instances of f = psi o A o phi and, per slope a of the network's sigma_a: the largest
+    relative misfit of the three-part network over depths, the largest spread over depths of its
+    ||W||^2 - Rank A * L (its C), and at depth `far` the larger distance from Rank A, relative,
+    of Prop. 3's lower bound max_x sum_i s_i(Jf(x))^(2/L) (s_i above 1e-9 of the largest) and of
+    the network's ||W||^2 / L = Rank A + C / L (C read at the last of `depths`), with the
+    largest C. Returns {a: {measure: value}}."""
+    out = {}
+    for a in slopes:
+        misfit, spread, closes, largest_c = 0.0, 0.0, 0.0, -np.inf
+        for t in range(cfg.trials):
+            instance = sec3_instance(t)
+            rank = instance[0]
+            x = rng_for("jacot2023", "sec3_points", t).normal(size=(4, cfg.points))
+            target = sec3_function(instance, x)
+            constants = []
+            for depth in depths:
+                net = sec3_network(instance, x, depth, a)
+                got = forward(net, x, a)
+                misfit = max(misfit, float(np.abs(got - target).max() / np.abs(target).max()))
+                constants.append(norm_minus_kl(net, rank))
+            spread = max(spread, constant_spread(constants))
+            s = np.linalg.svd(sec3_jacobians(instance, x), compute_uv=False)
+            s = np.where(s > 1e-9 * s[:, :1], s, 0.0)
+            lower = (s ** (2 / far)).sum(axis=1).max()
+            upper = rank + constants[-1] / far
+            closes = max(closes, abs(lower - rank) / rank, abs(upper - rank) / rank)
+            largest_c = max(largest_c, constants[-1])
+        out[a] = {
+            "sec3_misfit": misfit,
+            "sec3_constant_spread": spread,
+            "sec3_closes": closes,
+            "sec3_largest_c": float(largest_c),
+        }
+    return out
+
+
 # Data sizes N at which Sec. 4's two constructions are compared, and the depths of Prop. 2's.
 INTERPOLATION_SIZES = (25, 50, 100, 200, 400, 800, 1600)
 INTERPOLATION_DEPTHS = (6, 8, 12, 20, 40)
@@ -533,6 +766,24 @@ def constructions_table(cfg: ConstructionsConfig) -> pd.DataFrame:
     rows.append({"check": "prop1_violations", "reading": "", "value": prop1_violations(cfg)})
     rows += [{"check": k, "reading": "", "value": v} for k, v in thm1_sandwich(cfg).items()]
     rows += [{"check": k, "reading": "", "value": v} for k, v in thm1_properties(cfg).items()]
+    rows += [{"check": k, "reading": "", "value": v} for k, v in reduction_values(cfg).items()]
+    networks = sec2_network_values(cfg)
+    rows.append(
+        {
+            "check": "sec2_network_misfit",
+            "reading": "",
+            "value": networks.pop("sec2_network_misfit"),
+        }
+    )
+    rows += [
+        {"check": "sec2_cost_scaling", "reading": reading, "value": v}
+        for reading, v in networks["sec2_cost_scaling"].items()
+    ]
+    for a, values in sec3_values(cfg).items():
+        rows += [
+            {"check": k, "reading": "", "case": f"a = {a:g}", "value": values[k]}
+            for k in ("sec3_misfit", "sec3_constant_spread", "sec3_closes")
+        ]
     return pd.DataFrame(rows)
 
 

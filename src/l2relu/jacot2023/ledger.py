@@ -881,13 +881,21 @@ CONSTRUCTION_IDS = {
     "thm1_properties_misfit": "jacot2023.theory.thm1_properties_fit",
     "thm1_properties_constant_spread": "jacot2023.theory.thm1_properties_cost",
     "thm1_affine_closes": "jacot2023.theory.thm1_affine_closes",
+    "sec2_slope": "jacot2023.theory.sec2_reduction_slope",
+    "sec2_reduction_misfit": "jacot2023.theory.sec2_reduction_fits",
+    "sec2_network_misfit": "jacot2023.theory.sec2_network_same_function",
+    "sec2_cost_scaling": "jacot2023.theory.sec2_cost_scaling",
+    "sec3_misfit": "jacot2023.theory.sec3_bijection_network_fits",
+    "sec3_constant_spread": "jacot2023.theory.sec3_bijection_cost",
+    "sec3_closes": "jacot2023.theory.sec3_bijection_closes",
 }
 
 
 def construction_claims(table: pd.DataFrame):
-    """A row per check and reading of constructions.constructions_table."""
+    """A row per check, reading and case (where a check has cases) of
+    constructions.constructions_table."""
     return [
-        measured(CONSTRUCTION_IDS[r.check], r.value, reading=r.reading)
+        measured(CONSTRUCTION_IDS[r.check], r.value, getattr(r, "case", ""), reading=r.reading)
         for r in table.fillna("").itertuples()
     ]
 

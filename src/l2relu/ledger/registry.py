@@ -152,6 +152,11 @@ PRECONDITIONS = {
         "merging aligned neurons decides the comparison: it reached the bar, or a lower bound "
         "passes it (else another reduction might still reach the bar)"
     ),
+    "at_minimum": (
+        "the network's objective is within its entry's tolerance (min_tol) of the lowest found "
+        "for its data set: a stationary point off the global minimum is not one a statement "
+        "about global minimizers is about"
+    ),
     "stationary": (
         "the polished network is certified stationary: its objective fell by at most its "
         "target's certificate bar over the polish's second half "
@@ -169,6 +174,7 @@ FAILED_PRECONDITION = {
     "fit_matched": "fitting worse than the shallow one",
     "at_lowest": "off the lowest objective or its outputs",
     "decided": "undecided",
+    "at_minimum": "off the global minimum",
     "stationary": "not certified stationary",
 }
 NETWORKS = ("polished", "schedule")

@@ -1,7 +1,8 @@
-"""The network the proof of Theorem 4 builds (App. D): the depth-k network N that fits the
-data, made deeper without changing its outputs on the data, at a parameter norm the proof
-states (App. E's width-2 network for Theorem 5 is not built here yet). Bias-free ReLU
-networks, as in Sec. 2: N(x) = W_k relu(... relu(W_1 x))."""
+"""The networks the proofs of Theorems 4 and 5 build (Apps. D and E): the depth-k network N
+that fits the data, made deeper without changing its outputs (App. D: on the data, through
+layers of width 1; App. E: on every input, through layers of width 2 carrying N(x) and -N(x)),
+at a parameter norm the proof states. Bias-free ReLU networks, as in Sec. 2:
+N(x) = W_k relu(... relu(W_1 x))."""
 
 import numpy as np
 
@@ -35,4 +36,36 @@ def theorem4_construction_gap(weights, x: np.ndarray, y: np.ndarray, depth: int)
     error = np.abs(outputs(deeper, x)[0] - y).max() / np.abs(y).max()
     squared_norm = sum(float((w**2).sum()) for w in deeper)
     excess = squared_norm / (depth * b ** (2 * len(weights) / depth)) - 1
+    return max(float(error), excess, 0.0)
+
+
+def deepened_for_theorem5(weights, depth: int) -> tuple[list[np.ndarray], float]:
+    """App. E's N' of depth k' = `depth` from N's k layers `weights` (one output, row u^T):
+    N's first k - 1 layers scaled by alpha = (sqrt 2 / B)^((k'-k)/k'), its output layer made
+    the two neurons alpha (u^T; -u^T), then k' - k - 1 layers beta I_2 and the output layer
+    beta (1, -1), with beta = (sqrt 2 / B)^(-k/k') and B = max_i ||W_i||_F, the least B of
+    Theorem 5's hypothesis. Returns N''s layers and B."""
+    k = len(weights)
+    b = max(float(np.linalg.norm(w)) for w in weights)
+    alpha = (np.sqrt(2) / b) ** ((depth - k) / depth)
+    beta = (np.sqrt(2) / b) ** (-k / depth)
+    both_signs = alpha * np.vstack([weights[-1], -weights[-1]])
+    middle = [beta * np.eye(2)] * (depth - k - 1)
+    return [alpha * w for w in weights[:-1]] + [
+        both_signs,
+        *middle,
+        beta * np.array([[1.0, -1.0]]),
+    ], b
+
+
+def theorem5_construction_gap(weights, x: np.ndarray, depth: int) -> float:
+    """How far App. E's N' (deepened_for_theorem5) is from what Eq. (20)'s derivation says of
+    it: the larger of max_x |N'(x) - N(x)| / max_x |N(x)| over the inputs x (N'(x) = N(x) for
+    every x) and the relative excess of ||theta'||^2 over 2 (B^2/2)^(k/k') (k'+1) (Eq. (20):
+    ||theta'||^2 <= 2 (2/B^2)^(-k/k') (k'+1)); 0 where the network meets both exactly."""
+    deeper, b = deepened_for_theorem5(weights, depth)
+    target = outputs(weights, x)[0]
+    error = np.abs(outputs(deeper, x)[0] - target).max() / np.abs(target).max()
+    squared_norm = sum(float((w**2).sum()) for w in deeper)
+    excess = squared_norm / (2 * (b**2 / 2) ** (len(weights) / depth) * (depth + 1)) - 1
     return max(float(error), excess, 0.0)

@@ -9,6 +9,7 @@ from l2relu.timor2022 import constructions, regions, theory
 from l2relu.timor2022 import fig1 as fig1_mod
 from l2relu.timor2022.data import two_points
 from l2relu.training import measures, stationarity
+from l2relu.training.seeding import rng_for
 
 
 def _weights(runs: pd.DataFrame, layer: str) -> np.ndarray:
@@ -184,19 +185,25 @@ def theory_claims(
     return ms + ratio_claims(deep)
 
 
+def _stand_ins(runs: pd.DataFrame, bar: float | None):
+    """One theorem and depth's stand-ins (lowest-objective networks) by seed, every seed, and,
+    with `bar` (the networks polished), whether each seed's stand-in is certified stationary. A
+    seed whose every restart diverged has no network: not measured, so not holding."""
+    best = runs[runs.best].set_index("claim_seed")
+    seeds = sorted(runs.claim_seed.unique())
+    if bar is None:
+        return best, seeds, None
+    settled = _settled(best)
+    return best, seeds, {"stationary": [settled.get(s, np.inf) <= bar for s in seeds]}
+
+
 def ratio_claims(deep: pd.DataFrame, bar: float | None = None) -> list:
     """Thms. 4-5's ratio per theorem, depth and seed, on its stand-in (lowest-objective network).
     With `bar` (networks polished, `deep` carrying each one's fall_last_half): whether each
     seed's stand-in is certified stationary (its objective fell by at most `bar`)."""
     ms = []
     for (thm, depth), r in deep.groupby(["theorem", "depth"], sort=True):
-        # a seed whose every restart diverged has no network: not measured, so not holding
-        best = r[r.best].set_index("claim_seed")
-        seeds = sorted(r.claim_seed.unique())
-        meets = None
-        if bar is not None:
-            settled = _settled(best)
-            meets = {"stationary": [settled.get(s, np.inf) <= bar for s in seeds]}
+        best, seeds, meets = _stand_ins(r, bar)
         ms.append(
             measured(
                 f"timor2022.theory.thm{thm}_ratio_bound",
@@ -305,6 +312,94 @@ def construction_claims(teachers: dict) -> list:
         )
         for depth, (x, y, weights) in sorted(teachers.items())
     ]
+
+
+WIDTH_TWO_TEACHER = "timor2022.theory.eq20_deepened_teacher"
+
+
+def theorem5_construction_claims(teachers: dict, probes: int = 1000) -> list:
+    """App. E's N' built from Theorem 5's teacher, one row per depth k' of the sweep, its
+    outputs compared on the data and on `probes` Gaussian inputs (N'(x) = N(x) for every x).
+    `teachers`: {k': (x, y, the teacher's layers)}."""
+    ms = []
+    for depth, (x, _, weights) in sorted(teachers.items()):
+        rng = rng_for("timor2022", "eq20_probes", depth)
+        inputs = np.concatenate([x, rng.standard_normal((x.shape[0], probes))], axis=1)
+        gap = constructions.theorem5_construction_gap(weights, inputs, depth)
+        ms.append(measured(WIDTH_TWO_TEACHER, gap, f"k' = {depth}", detail=f"{probes} probes"))
+    return ms
+
+
+# Eq. (19) and Eq. (21) and the mean spectral norm >= 1 that follows each, per theorem
+OPTIMUM_IDS = {
+    4: ("timor2022.theory.eq19_layer_norm", "timor2022.theory.eq19_mean_spectral"),
+    5: ("timor2022.theory.eq21_layer_norm", "timor2022.theory.eq21_mean_spectral"),
+}
+OPTIMUM_COLUMNS = ("constraint_scale", "layer_norm_over_bound", "scaled_mean_spectral")
+
+
+def optimum_measures(arrays: dict, x: np.ndarray, y: np.ndarray, teacher_weights, theorem: int):
+    """Per network of a stacked checkpoint, App. D's or App. E's two steps after Lemma 14 or 15
+    (OPTIMUM_COLUMNS): the factor c each layer is scaled by so that the network meets the
+    constraint the step reads (Theorem 4: c = 1 for Eq. (19), whose norm comparison needs no
+    rescaling, and c^k' = y_j / N(x_j) for the mean spectral norm, j the data point with
+    ||x_j|| <= 1 and the largest y_j >= 1; Theorem 5: c^k' = 1 / min_i y_i N(x_i), the network
+    made feasible for Problem (6) with its constraint active, for both); the largest
+    ||c W_i||_F^2 over the bound (Eq. (19): B^(2k/k'); Eq. (21): 2 (B^2/2)^(k/k') (k'+1)/k'),
+    and the mean over layers of ||c W_i||_sigma. A network no positive c makes feasible
+    (N(x_j) <= 0, or a point misclassified) reads an infinite ratio and a mean of 0."""
+    weights = _layers(arrays)
+    depth, k = len(weights), len(teacher_weights)
+    b = max(float(np.linalg.norm(w)) for w in teacher_weights)
+    out = constructions.outputs(weights, x)[:, 0, :]
+    largest = (_norms(weights) ** 2).max(axis=1)
+    spectral = np.stack([np.linalg.norm(w, ord=2, axis=(1, 2)) for w in weights], axis=1)
+    unit = np.linalg.norm(x, axis=0) <= 1
+    if theorem == 4:
+        if not (unit & (y >= 1)).any():
+            raise ValueError("Theorem 4's data has no point with ||x_i|| <= 1 and y_i >= 1")
+        j = int(np.argmax(np.where(unit, y, -np.inf)))
+        fit = out[:, j] / y[j]
+        bound = b ** (2 * k / depth)
+        norm_scale = np.ones(len(out))
+    else:
+        if not unit.any():
+            raise ValueError("Theorem 5's data has no point with ||x_i|| <= 1")
+        fit = (out * y).min(axis=1)
+        bound = 2 * (b**2 / 2) ** (k / depth) * (depth + 1) / depth
+    feasible = fit > 0
+    scale = np.full(len(out), np.nan)
+    scale[feasible] = fit[feasible] ** (-1 / depth)
+    if theorem == 5:
+        norm_scale = scale
+    return pd.DataFrame(
+        {
+            "constraint_scale": scale,
+            "layer_norm_over_bound": np.where(feasible, norm_scale**2 * largest / bound, np.inf),
+            "scaled_mean_spectral": np.where(feasible, scale * spectral.mean(axis=1), 0.0),
+        }
+    )
+
+
+def optimum_claims(deep: pd.DataFrame, bar: float | None = None) -> list:
+    """Per theorem and depth, each seed's stand-in's (lowest-objective network's) Eq. (19) or
+    Eq. (21) ratio and rescaled mean spectral norm (optimum_measures' columns); with `bar` (the
+    networks polished), whether each seed's stand-in is certified stationary, as ratio_claims."""
+    ms = []
+    for (thm, depth), r in deep.groupby(["theorem", "depth"], sort=True):
+        best, seeds, meets = _stand_ins(r, bar)
+        scales = "c per seed " + ", ".join(
+            f"{best.constraint_scale.get(s, np.nan):.4f}" for s in seeds
+        )
+        norm_id, spectral_id = OPTIMUM_IDS[thm]
+        rows = (
+            (norm_id, "layer_norm_over_bound", scales if thm == 5 else "unscaled (c = 1)"),
+            (spectral_id, "scaled_mean_spectral", scales),
+        )
+        for claim_id, column, detail in rows:
+            values = [best[column].get(s, np.nan) for s in seeds]
+            ms.append(measured(claim_id, values, f"L = {depth}", detail=detail, meets=meets))
+    return ms
 
 
 THEOREM3 = "timor2022.theory.thm3_own_initialization"

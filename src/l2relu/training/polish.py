@@ -36,8 +36,9 @@ class PolishConfig:
 
 
 def _network(model: engine.BatchedMLP, index: int, device) -> engine.BatchedMLP:
-    """Network `index` of a batch, alone, in float64 on `device` (a copy: leaves of its own)."""
-    return engine.BatchedMLP.from_weights(
+    """Network `index` of a batch, alone, in float64 on `device` (a copy: leaves of its own), of
+    the batch's own class (a subclass's forward, e.g. another activation, is kept)."""
+    return type(model).from_weights(
         [w[index : index + 1].to(device, torch.float64) for w in model.weights],
         [b[index : index + 1].to(device, torch.float64) for b in model.biases],
         bias=bool(model.biases),
@@ -217,7 +218,7 @@ def polish(
             state_file,
             {"fingerprint": fingerprint, "nets": done_nets, "falls": falls, "current": None},
         )
-    polished = engine.BatchedMLP.padded(nets) if len(nets) > 1 else nets[0]
+    polished = type(model).padded(nets) if len(nets) > 1 else nets[0]
     table = certificate(polished, x, target, lams, cfg.loss).assign(fall_last_half=falls)
     return polished, table.assign(stalled=stalled(table.fall_last_half, table.force_residual))
 

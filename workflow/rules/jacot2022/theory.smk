@@ -39,6 +39,8 @@ J22_PROPOSITIONS = {
         "prop5",
         "alignment",
         "cp_rank",
+        "linear_construction",
+        "linear_trained",
     )
 }
 
@@ -60,6 +62,7 @@ rule construct_jacot2022_propositions:
         reduction=J22_THEORY["reduction"],
         prop5_segments=J22_THEORY["prop5_segments"],
         cp_rank=J22_THEORY["cp_rank"] | {"seed": J22_THEORY["seed"]},
+        linear=J22_THEORY["linear"] | {"seed": J22_THEORY["seed"], "seeds": config["seeds"]},
     script:
         "../../scripts/construct_jacot2022_propositions.py"
 
@@ -117,6 +120,9 @@ rule aggregate_jacot2022_theory:
         plateaus=every_job_file(rules.train_jacot2022_plateau.output.losses, J22_PLATEAU_JOBS),
         networks=every_job_file(rules.train_jacot2022_plateau.output.networks, J22_PLATEAU_JOBS),
         polished=every_job_file(rules.polish_jacot2022_plateau.output.losses, J22_PLATEAU_JOBS),
+        polished_networks=every_job_file(
+            rules.polish_jacot2022_plateau.output.networks, J22_PLATEAU_JOBS
+        ),
         certificates=every_job_file(
             rules.polish_jacot2022_plateau.output.certificate, J22_PLATEAU_JOBS
         ),
