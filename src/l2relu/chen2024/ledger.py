@@ -4,7 +4,7 @@
 import numpy as np
 import pandas as pd
 
-from l2relu.chen2024 import lemmas
+from l2relu.chen2024 import lemmas, theory
 from l2relu.chen2024.truncation import orthant_aperture
 from l2relu.ledger.claims import measured
 
@@ -92,10 +92,6 @@ NARROWING_COST = "chen2024.theory.prop41_narrowing_zero_cost"
 NARROWING_FREE = "chen2024.theory.prop41_narrowing_choice_free"
 
 
-# how far apart (largest weight entry) two choices of R_l must be to count as two
-CHOICES_APART = 1e-6
-
-
 def narrowing_claims(table: pd.DataFrame, readings):
     """Eq. (61) at narrowing widths, per widths over every (M > Q, N): under each reading of
     which R_l the paper means, the largest cost (14), NaN when a data set's network could not be
@@ -126,14 +122,14 @@ def narrowing_claims(table: pd.DataFrame, readings):
             )
         fitted = group[group.rotations == "fitted"]
         # two choices that reached the same R_l would say nothing about the choice
-        two = (fitted.built >= 2) & (fitted.apart >= CHOICES_APART)
+        two = (fitted.built >= 2) & fitted.apart.astype(bool)
         ms.append(
             measured(
                 NARROWING_FREE,
                 fitted.output_gap.max() if two.all() else np.nan,
                 widths,
                 detail=f"{grid}; {int(fitted.built.min())}-{int(fitted.built.max())} choices a "
-                f"data set, apart by >= {fitted.apart.min():.2g} in their largest entry",
+                f"data set, every two apart by >= {theory.CHOICES_APART:g} in their largest entry",
             )
         )
     return ms

@@ -164,6 +164,20 @@ def _outputs(net, x):
     return net.representations(x)[-1]
 
 
+# how far apart (largest weight entry) two choices of R_l must be to count as two
+CHOICES_APART = 1e-6
+# The fits of R_l end at rounding-level different points from one build to the next (the
+# solutions form a manifold), so the table keeps the cost and the output gap at resolutions
+# four and two orders below their bars (1e-16, 1e-12), rounded up so that no value reads lower,
+# and whether the choices are apart rather than by how much.
+COST_RESOLUTION = 1e-20
+GAP_RESOLUTION = 1e-14
+
+
+def _resolved(value: float, step: float) -> float:
+    return float(np.ceil(value / step) * step)
+
+
 def narrowing_row(widths_name, m, q, per_class, x, labels, y, rotations, members, tries, seed):
     """Eq. (61) at one of NARROWING's widths with R_l from ROTATIONS[rotations]: 'fitted'
     draws seeded starts until `members` choices keep eq. (21) (at most `tries`), 'householder'
@@ -199,18 +213,16 @@ def narrowing_row(widths_name, m, q, per_class, x, labels, y, rotations, members
         "residual_21": max(residuals) if residuals else 0.0,
     }
     if not nets:
-        return row | {"cost": np.nan, "output_gap": np.nan, "apart": np.nan}
+        return row | {"cost": np.nan, "output_gap": np.nan, "apart": False}
     outs = [_outputs(n, x) for n in nets]
     params = [np.concatenate([a.ravel() for a in n.weights + n.biases]) for n in nets]
     pairs = [(i, k) for i in range(len(nets)) for k in range(i + 1, len(nets))]
+    gap = max((float(np.abs(outs[i] - outs[k]).max()) for i, k in pairs), default=np.nan)
+    apart = min((float(np.abs(params[i] - params[k]).max()) for i, k in pairs), default=np.nan)
     return row | {
-        "cost": max(engine_cost(n, x, labels, y) for n in nets),
-        "output_gap": max(
-            (float(np.abs(outs[i] - outs[k]).max()) for i, k in pairs), default=np.nan
-        ),
-        "apart": min(
-            (float(np.abs(params[i] - params[k]).max()) for i, k in pairs), default=np.nan
-        ),
+        "cost": _resolved(max(engine_cost(n, x, labels, y) for n in nets), COST_RESOLUTION),
+        "output_gap": _resolved(gap, GAP_RESOLUTION),
+        "apart": bool(apart >= CHOICES_APART),
     }
 
 
