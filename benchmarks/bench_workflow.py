@@ -7,9 +7,10 @@ printed against its goal:
     python benchmarks/bench_workflow.py targets [--keep DIR]  # each default target alone
 
 p1 also times a yardstick of the machine's speed that day, before and after the build: the bare
-PyTorch loop of `bench_engine.py` on jacot2023 Fig. 1's network (2 threads), and prints the
-build time in units of that loop's time for the Fig. 1 job's steps, so that a slow day shows as
-such; and the job time of every rule, summed over its jobs, from Snakemake's records.
+PyTorch loop of `bench_engine.py` on a fixed job, jacot2023 Fig. 1's as commit fd3f1ab ran it
+(YARDSTICK_JOB, 2 threads), and prints the build time in units of that loop's time for the job's
+steps, so that a slow day shows as such and a change to Fig. 1's job does not move the unit;
+and the job time of every rule, summed over its jobs, from Snakemake's records.
 
 targets builds the default targets one after another in a fresh clone, each with `--cores all`
 (what a reviewer rebuilding one figure waits for; data another target already generated is not
@@ -32,6 +33,8 @@ from collections import defaultdict
 from pathlib import Path
 
 import yaml
+
+from l2relu.startup.experiment import Job
 
 REPO = Path(__file__).resolve().parents[1]
 SMOKE = ["--configfile", "config/smoke.yaml"]
@@ -67,23 +70,37 @@ def report(name: str, seconds: float, goal: float, unit: str = "s") -> None:
     )
 
 
+# The yardstick's job, fixed whatever the config later says, so that a change to Fig. 1's job does
+# not move the unit: jacot2023 Fig. 1's job as commit fd3f1ab ran it (3 seeds in one batch,
+# float64, Adam for 12,000 + 6,000 steps).
+YARDSTICK_JOB = Job(
+    name="jacot2023 Fig. 1 at fd3f1ab",
+    batch=3,
+    widths=(50, *[100] * 12, 50),
+    n_points=500,
+    phases=(("adam", 12000, False), ("adam", 6000, False)),
+    loss="mse",
+    bias=True,
+    dtype="float64",
+)
+
+
 def yardstick() -> tuple[float, int]:
-    """Steps/s of the bare loop on jacot2023 Fig. 1's network (median of 5 timings of about
-    2 s), and that job's steps at default scale."""
+    """Steps/s of the bare loop on the yardstick's job (median of 5 timings of 100 steps), and
+    its steps."""
     import torch
-    from bench_engine import bare_run, heaviest_jobs
+    from bench_engine import bare_run
 
     torch.set_num_threads(2)
     torch.set_flush_denormal(True)
-    job = heaviest_jobs("default")["train_jacot2023_fig1"]
-    run = bare_run(job, "adam", samples_major=False)
+    run = bare_run(YARDSTICK_JOB, "adam", samples_major=False)
     run(3)
     rates = []
     for _ in range(5):
         start = time.perf_counter()
         run(100)
         rates.append(100 / (time.perf_counter() - start))
-    return statistics.median(rates), job.steps
+    return statistics.median(rates), YARDSTICK_JOB.steps
 
 
 def job_times(tree: Path) -> dict[str, tuple[int, float]]:
@@ -101,7 +118,7 @@ def job_times(tree: Path) -> dict[str, tuple[int, float]]:
 
 
 def p1(keep: str | None) -> None:
-    before, fig1_steps = yardstick()
+    before, yardstick_steps = yardstick()
     with tempfile.TemporaryDirectory() as tmp:
         tree = fresh_clone(Path(keep) if keep else Path(tmp) / "clone")
         seconds = timed_snakemake(tree, "--cores", "all")
@@ -117,24 +134,24 @@ def p1(keep: str | None) -> None:
         f"ledger jobs {sum(t for _, t in light):.0f} s in {sum(n for n, _ in light)} jobs"
     )
     print(
-        f"yardstick: bare loop on jacot2023 Fig. 1's network {before:.1f} steps/s before the "
-        f"build, {after:.1f} after; its {fig1_steps} steps take {fig1_steps / rate:.0f} s"
+        f"yardstick: bare loop on {YARDSTICK_JOB.name} {before:.1f} steps/s before the "
+        f"build, {after:.1f} after; its {yardstick_steps} steps take {yardstick_steps / rate:.0f} s"
     )
     # 30 minutes with every empirical claim over the default 3 seeds (20 with one seed)
     report("P1 whole default build", seconds, 30, "min")
-    units = seconds / (fig1_steps / rate)
-    print(f"P1 in yardstick units: {units:.2f} x the Fig. 1 job's bare loop")
+    units = seconds / (yardstick_steps / rate)
+    print(f"P1 in yardstick units: {units:.2f} x the bare loop of {YARDSTICK_JOB.name}")
 
 
 def per_target(keep: str | None) -> None:
-    before, fig1_steps = yardstick()
+    before, yardstick_steps = yardstick()
     with tempfile.TemporaryDirectory() as tmp:
         tree = fresh_clone(Path(keep) if keep else Path(tmp) / "clone")
         targets = yaml.safe_load((tree / "config/config.yaml").read_text())["targets"]
         times = {target: timed_snakemake(tree, "--cores", "all", target) for target in targets}
         times["the ledger (rule all)"] = timed_snakemake(tree, "--cores", "all")
     after, _ = yardstick()
-    unit = fig1_steps / ((before + after) / 2)
+    unit = yardstick_steps / ((before + after) / 2)
     print(f"{'target':24} {'s':>6} {'min':>5} {'yardstick units':>16}")
     for target, seconds in times.items():
         print(f"{target:24} {seconds:>6.0f} {seconds / 60:>5.1f} {seconds / unit:>16.2f}")
