@@ -23,7 +23,7 @@ from l2relu.chen2024.truncation import (
     narrowing_cone_layer,
     relu,
     rotation_onto,
-    shrink_factor,
+    shrink_matrix,
     truncation_map,
 )
 
@@ -283,13 +283,6 @@ def _cayley(s: np.ndarray) -> np.ndarray:
     return np.linalg.solve(one + s, one - s)
 
 
-def _shrink_matrix(theta: float, n: int) -> np.ndarray:
-    """W_theta of eq. (40): lambda 1 + (1 - lambda) u u^T, u = u_n / |u_n|."""
-    u = np.ones(n) / np.sqrt(n)
-    lam = shrink_factor(theta, n)
-    return lam * np.eye(n) + (1.0 - lam) * np.outer(u, u)
-
-
 def householder_rotations(f: np.ndarray, theta: float, widths, rng=None) -> list[np.ndarray]:
     """R_l with R_l f_l = u / |u| (eqs. 67, 78), each the Householder reflection that
     cone_layer uses: the pipeline's default choice, made layer by layer."""
@@ -308,7 +301,7 @@ def fitted_rotations(f: np.ndarray, theta: float, widths, rng) -> list[np.ndarra
     from scipy.optimize import least_squares
 
     d0, q = f.shape
-    w_theta = _shrink_matrix(theta, d0)
+    w_theta = shrink_matrix(theta, d0)
     rows = [np.linalg.qr(w_theta[:, :d])[0] for d in widths]  # W_theta's first d_l rows
     f_u, f_l = _frame(np.ones(d0)), [_frame(f[:, j]) for j in range(q)]
     k = d0 - 1
@@ -371,7 +364,7 @@ def eq61_network(
     means, f, delta, widest, c0 = _clustered_geometry(x, labels, q)
     theta = max(np.pi / 2, widest + theta_margin * (np.pi - widest))
     mu = (2 + np.broadcast_to(np.asarray(mu_fraction, dtype=float), (q,))) * delta
-    w_theta = _shrink_matrix(theta, x.shape[0])
+    w_theta = shrink_matrix(theta, x.shape[0])
     r = rotations(f, theta, widths, rng)
     m = x.shape[0]
     tau, w_prev, b_prev, hidden = x, np.eye(m), np.zeros(m), []

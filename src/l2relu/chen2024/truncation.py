@@ -31,6 +31,13 @@ def shrink_factor(theta: float, n: int) -> float:
     return float(np.tan(theta_n / 2) / np.tan(theta / 2))
 
 
+def shrink_matrix(theta: float, n: int) -> np.ndarray:
+    """W_theta of eq. (40): lambda 1 + (1 - lambda) u u^T, u = u_n / |u_n|, lambda of eq. (37)."""
+    u = np.ones(n) / np.sqrt(n)
+    lam = shrink_factor(theta, n)
+    return lam * np.eye(n) + (1.0 - lam) * np.outer(u, u)
+
+
 def angle_to(x: np.ndarray, h: np.ndarray) -> np.ndarray:
     """Angle (radians) between each column of x and the vector h."""
     cos = (h @ x) / (np.linalg.norm(h) * np.linalg.norm(x, axis=0))
@@ -69,10 +76,7 @@ def cone_layer(p: np.ndarray, h: np.ndarray, theta: float, m: int | None = None)
         raise ValueError(f"the layer's width m = {m} must lie in 1..{n}")
     if not 0 < theta < np.pi:
         raise ValueError(f"the cone's aperture theta = {theta} must lie in (0, pi)")
-    u = np.ones(n) / np.sqrt(n)
-    lam = shrink_factor(theta, n)
-    w_theta = lam * np.eye(n) + (1.0 - lam) * np.outer(u, u)
-    w = (w_theta @ rotation_onto(h, u))[:m]
+    w = (shrink_matrix(theta, n) @ rotation_onto(h, np.ones(n) / np.sqrt(n)))[:m]
     return w, -w @ p
 
 

@@ -40,13 +40,19 @@ def predicted_covariances(x: np.ndarray, z_out: np.ndarray, depth: int) -> list[
     return [x.T @ (vt.T * s ** (2 * layer / depth)) @ vt @ x for layer in range(1, depth)]
 
 
+def representations(weights, x: np.ndarray) -> list[np.ndarray]:
+    """Z_1, ..., Z_L of the linear network: Z_l = W_l Z_(l-1), Z_0 = X."""
+    zs = []
+    for w in weights:
+        x = w @ x
+        zs.append(x)
+    return zs
+
+
 def covariance_gap(weights, x: np.ndarray) -> float:
     """The largest relative Frobenius distance, over the hidden layers, of the network's
     Z_l^T Z_l from the paper's formula computed from the network's own outputs Z_L."""
-    zs, h = [], x
-    for w in weights:
-        h = w @ h
-        zs.append(h)
+    zs = representations(weights, x)
     predicted = predicted_covariances(x, zs[-1], len(weights))
     return max(
         float(np.linalg.norm(z.T @ z - k) / np.linalg.norm(k))
@@ -65,9 +71,7 @@ def balanced_network(x: np.ndarray, z_out: np.ndarray, depth: int) -> list[np.nd
 
 def linear_objective(weights, x, y, lam: float) -> float:
     """(1/N) ||W_L ... W_1 X - Y||_F^2 + lam ||W||^2, the trained networks' objective."""
-    out = x
-    for w in weights:
-        out = w @ out
+    out = representations(weights, x)[-1]
     return float(((out - y) ** 2).sum() / x.shape[1] + lam * sum((w**2).sum() for w in weights))
 
 

@@ -37,28 +37,43 @@ def random_layers(widths, rng) -> list[tuple[np.ndarray, np.ndarray]]:
     ]
 
 
-def forward(layers, x: np.ndarray, a: float = 0.0) -> np.ndarray:
-    """x: (d_in, n) columns; sigma_a after every layer but the last."""
+def forward_with(layers, x: np.ndarray, act) -> np.ndarray:
+    """x: (d_in, n) columns; the nonlinearity `act` after every layer but the last."""
     for i, (w, b) in enumerate(layers):
         x = w @ x + b
         if i < len(layers) - 1:
-            x = leaky(x, a)
+            x = act(x)
     return x
 
 
+def forward(layers, x: np.ndarray, a: float = 0.0) -> np.ndarray:
+    """forward_with sigma_a."""
+    return forward_with(layers, x, lambda z: leaky(z, a))
+
+
+def _bijection_matrices(d: int, rng):
+    """M, c, B of x -> B sigma_a(Mx + c): M and B invertible (orthogonal times 0.5-2)."""
+    m, b = (np.linalg.qr(rng.normal(size=(d, d)))[0] * rng.uniform(0.5, 2, d) for _ in "mb")
+    return m, rng.normal(size=(d, 1)), b
+
+
+def _bijection_map(parts, x, a: float):
+    m, c, b = parts
+    return b @ leaky(m @ x + c, a)
+
+
+def _bijection_jacobians(parts, x, a: float):
+    """The map's Jacobians at columns x, (n, d, d)."""
+    m, c, b = parts
+    slopes = np.where(m @ x + c >= 0, 1.0, a).T  # (n, d)
+    return np.einsum("ij,nj,jk->nik", b, slopes, m)
+
+
 def _bijection(d: int, rng, a: float):
-    """x -> B sigma_a(A x + c), A and B invertible, a in (0, 1): a piecewise linear bijection of
+    """x -> B sigma_a(M x + c), M and B invertible, a in (0, 1): a piecewise linear bijection of
     R^d. Returns the map and its Jacobians at columns x, (n, d, d)."""
-    a_mat, b_mat = (np.linalg.qr(rng.normal(size=(d, d)))[0] * rng.uniform(0.5, 2, d) for _ in "ab")
-    c = rng.normal(size=(d, 1))
-
-    def slopes(x):
-        return np.where(a_mat @ x + c >= 0, 1.0, a).T  # (n, d)
-
-    return (
-        lambda x: b_mat @ leaky(a_mat @ x + c, a),
-        lambda x: np.einsum("ij,nj,jk->nik", b_mat, slopes(x), a_mat),
-    )
+    parts = _bijection_matrices(d, rng)
+    return lambda x: _bijection_map(parts, x, a), lambda x: _bijection_jacobians(parts, x, a)
 
 
 def claim1(cfg: ConstructionsConfig, a: float = 0.5) -> float:
@@ -238,9 +253,14 @@ def rank_k_network(g, h, x: np.ndarray, depth: int, a: float = 0.0):
     return g + middle + h
 
 
+def squared_norm(layers) -> float:
+    """||W||^2 of a network [(W_l, b_l)], biases included."""
+    return float(sum((w**2).sum() + (b**2).sum() for w, b in layers))
+
+
 def norm_minus_kl(net, k: int) -> float:
     """||W||^2 - kL of a network [(W_l, b_l)], biases included: Prop. 5's C."""
-    return float(sum((w**2).sum() + (b**2).sum() for w, b in net) - k * len(net))
+    return squared_norm(net) - k * len(net)
 
 
 def constant_spread(constants) -> float:
@@ -478,15 +498,6 @@ def reduction_values(cfg: ConstructionsConfig, solve=reduction) -> dict:
     return {"sec2_slope": slope, "sec2_reduction_misfit": misfit}
 
 
-def forward_with(layers, x: np.ndarray, act) -> np.ndarray:
-    """forward with the nonlinearity `act` after every layer but the last."""
-    for i, (w, b) in enumerate(layers):
-        x = w @ x + b
-        if i < len(layers) - 1:
-            x = act(x)
-    return x
-
-
 def to_sigma_a(layers, b: float, c: float):
     """A sigma network, sigma = c sigma_a(b .), as a sigma_a network of the same function: each
     hidden layer's weights and bias times b (the b inside sigma_a), each layer after the first
@@ -512,10 +523,6 @@ def rebalanced(layers, b: float):
         scale *= beta
         out.append((beta * w, scale * bias))
     return out
-
-
-def squared_norm(layers) -> float:
-    return float(sum((w**2).sum() + (b**2).sum() for w, b in layers))
 
 
 # Readings of "the same up to scaling": (map, biases kept, the ratio ||W'||^2 / ||W||^2 allowed).
@@ -567,23 +574,6 @@ BIJECTION_SLOPE = 0.5  # the slope a' of the bijections' own sigma_a' (x -> B si
 SEC3_SLOPES = (0.0, 0.5, -0.5)  # the slopes a of the networks that represent f
 
 
-def _bijection_matrices(d: int, rng):
-    """M, c, B of x -> B sigma_a'(Mx + c): M and B invertible (orthogonal times 0.5-2)."""
-    m, b = (np.linalg.qr(rng.normal(size=(d, d)))[0] * rng.uniform(0.5, 2, d) for _ in "mb")
-    return m, rng.normal(size=(d, 1)), b
-
-
-def _bijection_map(parts, x):
-    m, c, b = parts
-    return b @ leaky(m @ x + c, BIJECTION_SLOPE)
-
-
-def _bijection_jacobians(parts, x):
-    m, c, b = parts
-    slopes = np.where(m @ x + c >= 0, 1.0, BIJECTION_SLOPE).T  # (n, d)
-    return np.einsum("ij,nj,jk->nik", b, slopes, m)
-
-
 def _bijection_layers(parts, a: float, before=None, after=None):
     """The bijection (after `before` = (W, b), affine, and followed by the linear `after`) as a
     one-hidden-layer sigma_a network: the hidden layer holds z = Mx + c and -z, read back by
@@ -621,14 +611,16 @@ def sec3_network(instance, x, depth: int, a: float):
 
 def sec3_function(instance, x):
     rank, phi, psi, u, v, e = instance
-    return _bijection_map(psi, u @ v @ _bijection_map(phi, x) + e)
+    inner = u @ v @ _bijection_map(phi, x, BIJECTION_SLOPE) + e
+    return _bijection_map(psi, inner, BIJECTION_SLOPE)
 
 
 def sec3_jacobians(instance, x):
     """J(psi o A o phi)(x) = J psi(A phi(x)) U V J phi(x), (n, 5, 4)."""
     rank, phi, psi, u, v, e = instance
-    y = u @ v @ _bijection_map(phi, x) + e
-    return _bijection_jacobians(psi, y) @ (u @ v) @ _bijection_jacobians(phi, x)
+    y = u @ v @ _bijection_map(phi, x, BIJECTION_SLOPE) + e
+    j_phi = _bijection_jacobians(phi, x, BIJECTION_SLOPE)
+    return _bijection_jacobians(psi, y, BIJECTION_SLOPE) @ (u @ v) @ j_phi
 
 
 def sec3_values(cfg: ConstructionsConfig, depths=(8, 12, 20, 40), far=10**8, slopes=SEC3_SLOPES):

@@ -16,13 +16,25 @@ def outputs(weights, x: np.ndarray) -> np.ndarray:
     return weights[-1] @ h
 
 
+def least_layer_bound(weights) -> float:
+    """B = max_i ||W_i||_F, the least B of Theorems 4 and 5's hypothesis ||W_i||_F <= B."""
+    return max(float(np.linalg.norm(w)) for w in weights)
+
+
+def _construction_gap(deeper, x: np.ndarray, target: np.ndarray, norm_bound: float) -> float:
+    """The larger of max |N'(x) - target| / max |target| and the relative excess of ||theta'||^2
+    over `norm_bound`; 0 where the network meets both exactly."""
+    error = np.abs(outputs(deeper, x)[0] - target).max() / np.abs(target).max()
+    squared_norm = sum(float((w**2).sum()) for w in deeper)
+    return max(float(error), squared_norm / norm_bound - 1, 0.0)
+
+
 def deepened_for_theorem4(weights, depth: int) -> tuple[list[np.ndarray], float]:
     """App. D's N' of depth k' = `depth` from N's k layers `weights` (one output): N's layers
     scaled by alpha = (1/B)^((k'-k)/k'), then k' - k layers of width 1 of weight
     beta = (1/B)^(-k/k'), with B = max_i ||W_i||_F, the least B of Theorem 4's hypothesis.
     Returns N''s layers and B."""
-    k = len(weights)
-    b = max(float(np.linalg.norm(w)) for w in weights)
+    k, b = len(weights), least_layer_bound(weights)
     alpha, beta = (1 / b) ** ((depth - k) / depth), (1 / b) ** (-k / depth)
     return [alpha * w for w in weights] + [np.full((1, 1), beta)] * (depth - k), b
 
@@ -33,10 +45,7 @@ def theorem4_construction_gap(weights, x: np.ndarray, y: np.ndarray, depth: int)
     excess of ||theta'||^2 over k' B^(2k/k') (||theta'||^2 <= (1/B^2)^(-k/k') k'); 0 where the
     network meets both exactly."""
     deeper, b = deepened_for_theorem4(weights, depth)
-    error = np.abs(outputs(deeper, x)[0] - y).max() / np.abs(y).max()
-    squared_norm = sum(float((w**2).sum()) for w in deeper)
-    excess = squared_norm / (depth * b ** (2 * len(weights) / depth)) - 1
-    return max(float(error), excess, 0.0)
+    return _construction_gap(deeper, x, y, depth * b ** (2 * len(weights) / depth))
 
 
 def deepened_for_theorem5(weights, depth: int) -> tuple[list[np.ndarray], float]:
@@ -45,8 +54,7 @@ def deepened_for_theorem5(weights, depth: int) -> tuple[list[np.ndarray], float]
     the two neurons alpha (u^T; -u^T), then k' - k - 1 layers beta I_2 and the output layer
     beta (1, -1), with beta = (sqrt 2 / B)^(-k/k') and B = max_i ||W_i||_F, the least B of
     Theorem 5's hypothesis. Returns N''s layers and B."""
-    k = len(weights)
-    b = max(float(np.linalg.norm(w)) for w in weights)
+    k, b = len(weights), least_layer_bound(weights)
     alpha = (np.sqrt(2) / b) ** ((depth - k) / depth)
     beta = (np.sqrt(2) / b) ** (-k / depth)
     both_signs = alpha * np.vstack([weights[-1], -weights[-1]])
@@ -64,8 +72,5 @@ def theorem5_construction_gap(weights, x: np.ndarray, depth: int) -> float:
     every x) and the relative excess of ||theta'||^2 over 2 (B^2/2)^(k/k') (k'+1) (Eq. (20):
     ||theta'||^2 <= 2 (2/B^2)^(-k/k') (k'+1)); 0 where the network meets both exactly."""
     deeper, b = deepened_for_theorem5(weights, depth)
-    target = outputs(weights, x)[0]
-    error = np.abs(outputs(deeper, x)[0] - target).max() / np.abs(target).max()
-    squared_norm = sum(float((w**2).sum()) for w in deeper)
-    excess = squared_norm / (2 * (b**2 / 2) ** (len(weights) / depth) * (depth + 1)) - 1
-    return max(float(error), excess, 0.0)
+    bound = 2 * (b**2 / 2) ** (len(weights) / depth) * (depth + 1)
+    return _construction_gap(deeper, x, outputs(weights, x)[0], bound)

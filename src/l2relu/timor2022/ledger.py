@@ -350,7 +350,7 @@ def optimum_measures(arrays: dict, x: np.ndarray, y: np.ndarray, teacher_weights
     (N(x_j) <= 0, or a point misclassified) reads an infinite ratio and a mean of 0."""
     weights = _layers(arrays)
     depth, k = len(weights), len(teacher_weights)
-    b = max(float(np.linalg.norm(w)) for w in teacher_weights)
+    b = constructions.least_layer_bound(teacher_weights)
     out = constructions.outputs(weights, x)[:, 0, :]
     largest = (_norms(weights) ** 2).max(axis=1)
     spectral = np.stack([np.linalg.norm(w, ord=2, axis=(1, 2)) for w in weights], axis=1)
