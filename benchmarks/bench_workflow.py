@@ -10,7 +10,8 @@ p1 also times a yardstick of the machine's speed that day, before and after the 
 PyTorch loop of `bench_engine.py` on a fixed job, jacot2023 Fig. 1's as commit fd3f1ab ran it
 (YARDSTICK_JOB, 2 threads), and prints the build time in units of that loop's time for the job's
 steps, so that a slow day shows as such and a change to Fig. 1's job does not move the unit;
-and the job time of every rule, summed over its jobs, from Snakemake's records.
+the job time of every rule, summed over its jobs, from Snakemake's records; and
+`bench_flops.py`'s table of the training rules' FLOP/s beside same-shape products.
 
 targets builds the default targets one after another in a fresh clone, each with `--cores all`
 (what a reviewer rebuilding one figure waits for; data another target already generated is not
@@ -117,12 +118,24 @@ def job_times(tree: Path) -> dict[str, tuple[int, float]]:
     return {rule: tuple(v) for rule, v in per_rule.items()}
 
 
+def rules_by_flops(tree: Path) -> str:
+    """bench_flops.py's table of the training and polishing rules of `tree`."""
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks/bench_flops.py"), str(tree)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return proc.stdout
+
+
 def p1(keep: str | None) -> None:
     before, yardstick_steps = yardstick()
     with tempfile.TemporaryDirectory() as tmp:
         tree = fresh_clone(Path(keep) if keep else Path(tmp) / "clone")
         seconds = timed_snakemake(tree, "--cores", "all")
         times = job_times(tree)
+        flops_table = rules_by_flops(tree)
     after, _ = yardstick()
     rate = (before + after) / 2
     print(f"{'rule':40} {'jobs':>5} {'job time s':>10}")
@@ -141,6 +154,7 @@ def p1(keep: str | None) -> None:
     report("P1 whole default build", seconds, 30, "min")
     units = seconds / (yardstick_steps / rate)
     print(f"P1 in yardstick units: {units:.2f} x the bare loop of {YARDSTICK_JOB.name}")
+    print(flops_table)
 
 
 def per_target(keep: str | None) -> None:
