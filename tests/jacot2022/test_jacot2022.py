@@ -346,6 +346,24 @@ def _certified(ms, seeds=4):
     return ms + ledger.fig1_certificate_claims(_fig1_certificates([0.0] * seeds), 1e-3)[1]
 
 
+# Prop. 1's local-minimum readings of a network at a minimum (prop1.local_minimum_readings)
+PROP1_AT_A_MINIMUM = {
+    "z_fall": -1e-7,
+    "z_curvature": 0.3,
+    "psi_fall": 1e-9,
+    "psi_curvature": 0.5,
+    "psi_gap": 1e-9,
+    "ranks": "17 5",
+}
+
+
+def _fig1_runs(seeds):
+    """Fig. 1's runs' table of `seeds` networks, none diverged, each at a minimum."""
+    return pd.DataFrame(
+        {"seed": range(seeds), "diverged": False, "diverged_step": -1} | PROP1_AT_A_MINIMUM
+    )
+
+
 @controls(
     "jacot2022.fig1.attraction_inward",
     "jacot2022.fig1.classes_pushed_apart",
@@ -388,7 +406,7 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
             for layer in (1, 2)
         ]
     )
-    runs = pd.DataFrame({"seed": range(4), "diverged": False, "diverged_step": -1})
+    runs = _fig1_runs(4)
     rows = judged(_certified(ledger.fig1_claims(layers, runs, 3, RAYS)))
     rows = rows.set_index("claim_id", drop=False)
     assert rows.loc["jacot2022.fig1.no_collapse", "status"] == "fail"  # 1 of 4: seen
@@ -426,8 +444,13 @@ def test_fig1_leaves_a_collapsed_network_out_of_every_row_and_counts_it():
     every_seed = judged(
         _certified(ledger.fig1_claims(layers.assign(collapsed=True), runs, 3, RAYS))
     )
+    # Prop. 1's rows read every local minimizer, a collapsed network's too: they keep it
+    prop1_rows = [ledger.PROP1_Z, ledger.PROP1_PSI]
+    assert (every_seed[every_seed.claim_id.isin(prop1_rows)].n_excluded == 0).all()
     every_seed = every_seed[
-        ~every_seed.claim_id.isin(["jacot2022.fig1.no_divergence", ledger.FIG1_CERTIFIED])
+        ~every_seed.claim_id.isin(
+            ["jacot2022.fig1.no_divergence", ledger.FIG1_CERTIFIED, *prop1_rows]
+        )
     ]
     # every network collapsed: nothing to measure is no verdict, and the collapse check fails
     empirical = every_seed.kind == "empirical"
@@ -697,7 +720,7 @@ def test_fig1_reads_the_balance_of_forces_on_certified_polished_networks_only():
 
     registry = load_registry([REPO / "workflow/claims/jacot2022.yaml"])
     registry = {k: c for k, c in registry.items() if c.target == "jacot2022_fig1"}
-    runs = pd.DataFrame({"seed": range(4), "diverged": False, "diverged_step": -1})
+    runs = _fig1_runs(4)
     # seed 3's polish stalled at a kink: not certified, whatever its fall
     certified, check = ledger.fig1_certificate_claims(
         _fig1_certificates([0.0, 1e-5, 0.0, 0.0], stalled=[False, False, False, True]), 1e-3

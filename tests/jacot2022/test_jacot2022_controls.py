@@ -20,6 +20,17 @@ from l2relu.jacot2022.data import bipartite_incidence
 from l2relu.ledger.claims import measured
 from l2relu.ledger.registry import load_registry, registry_files
 
+# Prop. 1's local-minimum readings of a network at a minimum (prop1.local_minimum_readings), for
+# the controls of other Fig. 1 rows, which judge every row of the target
+PROP1_HOLDS = {
+    "z_fall": [-1e-7],
+    "z_curvature": [0.3],
+    "psi_fall": [1e-9],
+    "psi_curvature": [0.5],
+    "psi_gap": [1e-9],
+    "ranks": ["17 5"],
+}
+
 
 @controls(
     "jacot2022.fig1.attraction_inward",
@@ -39,7 +50,7 @@ def test_an_untrained_jacot2022_network_has_no_rays_no_clusters_and_no_balance()
     readings = {r.name: r.parameters for r in readings_of(ledger.RAYS)}
     cfg = fig1.ForcesConfig(eps=1e-6, ray_angle_deg=5)
     layers = fig1.analyze(arrays, data, 3, cfg, ray_readings=readings)["layers"]
-    runs = pd.DataFrame({"seed": [0], "diverged": [False], "diverged_step": [-1]})
+    runs = pd.DataFrame({"seed": [0], "diverged": [False], "diverged_step": [-1]} | PROP1_HOLDS)
     # the random network read as if certified stationary: its forces still do not cancel
     certificate = pd.DataFrame(
         {"network": ["polished"], "seed": [0], "fall_last_half": [0.0], "stalled": [False]}
@@ -440,7 +451,7 @@ def test_jacot2022_force_direction_rows_fail_on_reversed_and_random_forces():
             row |= {f"attraction_inward: {reading}": inward}
             row |= {f"repulsion_outward: {reading}": outward}
         layers = pd.DataFrame([row])
-        runs = pd.DataFrame({"seed": [0], "diverged": [False], "diverged_step": [-1]})
+        runs = pd.DataFrame({"seed": [0], "diverged": [False], "diverged_step": [-1]} | PROP1_HOLDS)
         ms = [
             m
             for m in j22.fig1_claims(layers, runs, 3, {})

@@ -545,11 +545,16 @@ def test_jacot2023_thm1_property_rows_fail_on_a_wrong_target_costly_identities_a
     assert claim_status([measured(claim_id, short)], claim_id) == ["fail"]
 
 
-@controls("jacot2023.fig1.norm_falls_after_fit", "jacot2023.fig1.norm_not_settled")
-def test_jacot2023_app_f_rows_fail_on_a_rising_or_flat_norm_and_leave_a_misfit_out():
+@controls(
+    "jacot2023.fig1.norm_falls_after_fit",
+    "jacot2023.fig1.norm_not_settled",
+    "jacot2023.fig1.fit_phase_short",
+)
+def test_jacot2023_app_f_rows_fail_on_a_rising_or_flat_norm_or_a_late_fit():
     """A norm that rises after the fit fails both readings of the fall; one that stops moving
-    in the last fifth fails the unsettled row; a falling one passes both; a seed whose MSE ends
-    above the fit bar is left out."""
+    in the last fifth fails the unsettled row; a falling one passes both; a fit reached at 3/10
+    of the steps passes the first phase's row and one reached at 7/10 fails it; a seed whose MSE
+    ends above the fit bar is left out."""
     from l2relu.jacot2023 import ledger as j23
 
     registry = load_registry(registry_files(REPO / "workflow/claims"))
@@ -577,6 +582,14 @@ def test_jacot2023_app_f_rows_fail_on_a_rising_or_flat_norm_and_leave_a_misfit_o
     assert reading_status(claims(flat_end), j23.NORM_FALLS)["every step"] == "fail"
     misfit = judged(claims(falling, np.ones_like(loss)), every_entry=False)
     assert set(misfit[misfit.claim_id == j23.NORM_NOT_SETTLED].status) == {"inconclusive"}
+    assert set(misfit[misfit.claim_id == j23.FIT_PHASE].status) == {"inconclusive"}
+    assert claim_status(claims(falling), j23.FIT_PHASE) == ["pass"]
+    late_fit = np.where(steps < 7000, 1.0, 1e-4)
+    assert set(reading_status(claims(falling, late_fit), j23.FIT_PHASE).values()) == {"fail"}
+    # fitted at 3000, above the bar again at 7000: only the first fit is early
+    relapse = np.where((steps < 3000) | (steps == 7000), 1.0, 1e-4)
+    statuses = reading_status(claims(falling, relapse), j23.FIT_PHASE)
+    assert statuses == {"stays fitted": "fail", "first fitted": "pass"}
 
 
 def test_prop3s_floor_is_tight_on_a_balanced_network_and_the_bound_fails_on_a_borrowed_norm():

@@ -146,6 +146,28 @@ def test_theorem4_5_bounds():
     assert theory.theorem5_bound(np.sqrt(2), 2, 3) == pytest.approx(np.sqrt(3 / 4) / np.sqrt(2))
 
 
+def _deep_config(**deep):
+    base = {"depths": [3, 6, 12], "width": 12, "other_widths": [6, 24], "other_width_depths": [3]}
+    return {"timor2022": {"theory": {"teacher": {"width": 6}, "deep": base | deep}}}
+
+
+def test_other_widths_train_the_same_depths_and_are_checked_against_the_theorems():
+    """Secs. 4-5's widths: each other width at each of its depths, both theorems, after the
+    sweep; a width under the teacher's (m' < m), the sweep's own width, or a depth the sweep
+    does not train stops the run naming the key."""
+    from l2relu.timor2022.experiments import _theory_problem, deep_points
+
+    points = deep_points(_deep_config())
+    assert points[6:] == [(4, 3, 6), (4, 3, 24), (5, 3, 6), (5, 3, 24)]
+    assert _theory_problem(_deep_config()) is None
+    for bad in ({"other_widths": [4]}, {"other_widths": [6, 12]}):
+        assert _theory_problem(_deep_config(**bad)).startswith(
+            "config key timor2022.theory.deep.other_widths:"
+        )
+    problem = _theory_problem(_deep_config(other_width_depths=[4]))
+    assert problem.startswith("config key timor2022.theory.deep.other_width_depths:")
+
+
 @pytest.mark.parametrize("theorem", [4, 5])
 def test_teacher_realizes_the_data_with_balanced_layers(theorem):
     tc = TeacherConfig(theorem=theorem, n_points=8, input_dim=4, width=6, seed=0)

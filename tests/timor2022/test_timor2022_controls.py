@@ -99,7 +99,7 @@ def test_timor2022_theory_rows_fail_on_antiparallel_neurons_far_outside_f_and_fl
     deep = pd.DataFrame(
         [
             {"theorem": t, "depth": depth, "claim_seed": s, "objective": 1.0, "diverged": False}
-            | {"diverged_step": -1, "mean_ratio": np.mean([ratio] * depth)}
+            | {"diverged_step": -1, "mean_ratio": np.mean([ratio] * depth), "fit": 0.5}
             | {"bound": float(bounds[t](2.0, 2, depth))}
             for t in (4, 5)
             for depth in (3, 6)

@@ -1,7 +1,7 @@
 # timor2022: Timor, Vardi, Shamir, "Implicit regularization towards rank minimization in ReLU
 # networks". Fig. 1 (Section 3.1), Figs. 2-3 (Section 6, Lemma 6) and checks of Theorems 1-5.
 
-from l2relu.timor2022.experiments import deep_lams, deep_networks, fig1_runs_in_all
+from l2relu.timor2022.experiments import deep_jobs, deep_lams, deep_networks, fig1_runs_in_all
 
 TIMOR = config["timor2022"]
 TIMOR_FIG1 = TIMOR["fig1"]
@@ -55,7 +55,7 @@ training_rule(
     },
     constraints={
         "theorem": "4|5",
-        "width": str(TIMOR_DEEP["width"]),
+        "width": "|".join(str(w) for w in [TIMOR_DEEP["width"], *TIMOR_DEEP["other_widths"]]),
         "depth": "|".join(str(d) for d in TIMOR_DEEP["depths"]),
         "lam": "|".join(re.escape(fmt_lam(v)) for v in TIMOR_DEEP_LAM.values()),
         "seeds": TIMOR_DEEP_SEEDS,
@@ -165,14 +165,10 @@ rule aggregate_timor2022_fig1:
         "../scripts/aggregate_timor2022_fig1.py"
 
 
-# Every (theorem, depth) job of the deep networks, as expand's zipped wildcards.
-TIMOR_DEEP_JOBS = dict(
-    theorem=[t for t in (4, 5) for _ in TIMOR_DEEP["depths"]],
-    depth=TIMOR_DEEP["depths"] * 2,
-    lam=[fmt_lam(TIMOR_DEEP_LAM[t]) for t in (4, 5) for _ in TIMOR_DEEP["depths"]],
-    width=[TIMOR_DEEP["width"]] * 2 * len(TIMOR_DEEP["depths"]),
-    seeds=[TIMOR_DEEP_SEEDS] * 2 * len(TIMOR_DEEP["depths"]),
-)
+# Every (theorem, depth) job at the sweep's width, and the jobs at the other widths (Secs. 4-5:
+# "the result does not depend on the width"), each read by rows of their own.
+TIMOR_DEEP_JOBS = deep_jobs(config, TIMOR_DEEP_SEEDS, sweep_width=True)
+TIMOR_WIDTH_JOBS = deep_jobs(config, TIMOR_DEEP_SEEDS, sweep_width=False)
 
 
 rule aggregate_timor2022_theory:
@@ -189,9 +185,20 @@ rule aggregate_timor2022_theory:
             rules.polish_timor2022_deep.output.checkpoint, zip, **TIMOR_DEEP_JOBS
         ),
         fig1_runs=TIMOR_FIG1_RUNS,
+        # the networks at the other widths, as deep and polished above
+        widths=expand(rules.train_timor2022_deep.output.metrics, zip, **TIMOR_WIDTH_JOBS),
+        widths_weights=expand(rules.train_timor2022_deep.output.checkpoint, zip, **TIMOR_WIDTH_JOBS),
+        widths_polished=expand(rules.polish_timor2022_deep.output.metrics, zip, **TIMOR_WIDTH_JOBS),
+        widths_polished_weights=expand(
+            rules.polish_timor2022_deep.output.checkpoint, zip, **TIMOR_WIDTH_JOBS
+        ),
     output:
         deep="results/timor2022/theory/deep.csv",
         polished=f"results/timor2022/theory/deep_polish{TIMOR_DEEP['polish_iterations']}.csv",
+        widths="results/timor2022/theory/deep_widths.csv",
+        widths_polished=(
+            f"results/timor2022/theory/deep_widths_polish{TIMOR_DEEP['polish_iterations']}.csv"
+        ),
         claims=claims_rows("timor2022_theory"),
     log:
         "logs/timor2022/theory/aggregate.log",

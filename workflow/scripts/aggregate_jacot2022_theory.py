@@ -1,6 +1,6 @@
 """Collect jacot2022's proposition checks and plateaus; measure their claims, the plateau onsets
 on the schedule's networks and on the same networks polished; Sec. 4.2's ranks on both; Sec. 3.1
-item 2's linear networks."""
+item 2's linear networks; App. B.1's bound near infeasible points."""
 
 import sys
 
@@ -8,7 +8,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from l2relu.jacot2022 import ledger, theory  # noqa: E402
+from l2relu.jacot2022 import infeasible, ledger, theory  # noqa: E402
 from l2relu.jacot2022.plateau import with_running_best  # noqa: E402
 from l2relu.ledger.claims import evaluate_networks  # noqa: E402
 from l2relu.ledger.registry import load_registry  # noqa: E402
@@ -33,6 +33,10 @@ measurements += ledger.alignment_claims(
     pd.read_csv(snakemake.input.alignment), registry[ledger.PROPORTIONAL].every_reading
 )
 measurements += ledger.cp_rank_claims(pd.read_csv(snakemake.input.cp_rank))
+# App. B.1's bound near infeasible points, on small random points computed here (about 1.5 s)
+measurements += ledger.appb1_claims(infeasible.appb1_table(), registry[ledger.APPB1].every_reading)
+# and gradient descent on L^r from feasible starts, without projection (about 2 s)
+measurements += ledger.appb1_flow_claims(infeasible.flow_table())
 networks = theory.plateau_networks(snakemake.input.plateaus, snakemake.input.networks)
 tolerances = ledger.merge_tolerances(registry)
 compressed = theory.compression_table(networks, losses, p.onehot_classes, p.lam, tolerances)

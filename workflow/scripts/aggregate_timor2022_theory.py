@@ -41,6 +41,11 @@ def networks(tables, checkpoints) -> tuple[pd.DataFrame, dict]:
 
 deep, teachers = networks(snakemake.input.deep, snakemake.input.deep_weights)
 polished, _ = networks(snakemake.input.polished, snakemake.input.polished_weights)
+# the same depths and data at the other widths (Secs. 4-5: "does not depend on the width")
+widths, _ = networks(snakemake.input.widths, snakemake.input.widths_weights)
+widths_polished, _ = networks(
+    snakemake.input.widths_polished, snakemake.input.widths_polished_weights
+)
 fig1_runs = pd.concat([pd.read_csv(f) for f in snakemake.input.fig1_runs], ignore_index=True)
 fig1_runs["claim_seed"] = seed_of_claim(fig1_runs.seed, p.fig1_first_seed, p.fig1_runs_per_seed)
 registry = load_registry([snakemake.input.registry])
@@ -60,9 +65,13 @@ measurements += ledger.construction_claims(theorem4)
 theorem5 = {depth: drawn for (thm, depth), drawn in teachers.items() if thm == 5}
 measurements += ledger.theorem5_construction_claims(theorem5)
 measurements += ledger.optimum_claims(deep)
+measurements += ledger.width_free_claims(widths)
 bar = registry[ledger.POLISHED_STATIONARY].criterion.bounds()[1]
 on_polished = ledger.ratio_claims(polished, bar) + ledger.standin_claims(polished)
 on_polished += ledger.optimum_claims(polished, bar)
+on_polished += ledger.width_free_claims(widths_polished, bar)
 write_table(deep, snakemake.output.deep)
 write_table(polished, snakemake.output.polished)
+write_table(widths, snakemake.output.widths)
+write_table(widths_polished, snakemake.output.widths_polished)
 write_table(evaluate_networks(registry, measurements, on_polished), snakemake.output.claims)

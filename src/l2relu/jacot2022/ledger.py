@@ -4,7 +4,7 @@
 import numpy as np
 import pandas as pd
 
-from l2relu.jacot2022 import theory
+from l2relu.jacot2022 import infeasible, theory
 from l2relu.jacot2022.plateau import plateau_onset, plateau_onset_on_log_scale, rise_beyond_spread
 from l2relu.ledger.certificate_rows import settled_fall_measurements
 from l2relu.ledger.claims import diverged_runs, measured
@@ -295,7 +295,8 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int, ray_readi
     balance that weight decay gives any trained ReLU network. A collapsed network (a constant
     function: a dead layer) has no features, and its forces' ratios read 0 against 0; a layer of
     n_rays or fewer active neurons is on n_rays rays by construction: the registry's
-    preconditions leave such seeds out, and a check counts the collapsed ones."""
+    preconditions leave such seeds out, and a check counts the collapsed ones. Prop. 1's
+    local-minimum rows read `runs` (prop1_claims)."""
     ms = []
     n_seeds = layers.seed.nunique()
     # forces.force_directions' readings, as the table's columns name them
@@ -334,6 +335,29 @@ def fig1_claims(layers: pd.DataFrame, runs: pd.DataFrame, n_rays: int, ray_readi
         )
     ms.append(measured("jacot2022.fig1.no_collapse", collapsed, detail=f"of {n_seeds}"))
     ms.append(diverged_runs("jacot2022.fig1.no_divergence", runs))
+    return ms + prop1_claims(runs)
+
+
+PROP1_Z = "jacot2022.fig1.prop1_z_local_minimum"
+PROP1_PSI = "jacot2022.fig1.prop1_psi_local_minimum"
+# the readings of both entries, each a column "<z or psi>_<reading>" of the runs' table
+# (prop1.local_minimum_readings)
+PROP1_READINGS = ("fall", "curvature")
+
+
+def prop1_claims(runs: pd.DataFrame) -> list:
+    """Prop. 1's two local-minimum directions on each seed's network (the runs' table, one row
+    per seed, with prop1.local_minimum_readings' columns): L^r_lambda around Z(W) along feasible
+    curves (PROP1_Z) and L_lambda around Psi(Z(W)) (PROP1_PSI), under each reading; the
+    stationary precondition is the polished network's certificate (evaluate_networks)."""
+    runs = runs.sort_values("seed")
+    ranks = "ranks of the hidden Z^sigma " + ", ".join(map(str, runs.ranks))
+    gaps = f"|L(Psi(Z)) - L^r(Z)| / L^r(Z) up to {runs.psi_gap.max():.1e}"
+    ms = []
+    for claim_id, prefix, detail in ((PROP1_Z, "z", ranks), (PROP1_PSI, "psi", gaps)):
+        for reading in PROP1_READINGS:
+            values = list(runs[f"{prefix}_{reading}"])
+            ms.append(measured(claim_id, values, detail=detail, reading=reading))
     return ms
 
 
@@ -518,6 +542,48 @@ def alignment_claims(table: pd.DataFrame, readings) -> list:
             measured(PROPORTIONAL, gaps.force_gap[signs].max(), detail=detail, reading=reading.name)
         )
     ms.append(measured(MERGE, gaps.merge_change["positive"]))
+    return ms
+
+
+APPB1 = "jacot2022.theory.appb1_loss_explodes"
+
+
+def appb1_claims(table: pd.DataFrame, readings) -> list:
+    """App. B.1 on infeasible.appb1_table, per hidden width: the least ratio of the term
+    ||Z~_{l+1} (Z~^sigma_l)^+||_F^2 to the paper's bound over eps and the perturbations each
+    reading admits (its parameter `perturbations`: any, or feasible); not measured where it
+    admits none."""
+    ms = []
+    for reading in readings:
+        least = infeasible.least_ratios(table, reading.parameters["perturbations"])
+        for width in sorted(table.width.unique()):
+            mine = least[least.width == width]
+            detail = "; ".join(
+                f"eps {r.eps:g}: {r.min:.3g} over {r.size}" for r in mine.itertuples()
+            )
+            value = mine["min"].min() if len(mine) else None
+            case = f"n_l = {width}"
+            detail = detail or "no perturbation admitted"
+            ms.append(measured(APPB1, value, case, detail=detail, reading=reading.name))
+    return ms
+
+
+APPB1_FLOW = "jacot2022.theory.appb1_flow_stays_feasible"
+
+
+def appb1_flow_claims(table: pd.DataFrame) -> list:
+    """App. B.1's flow on infeasible.flow_table, per hidden width: the largest constraint residual
+    at the flow time over instances at the finer step, the coarser's beside it, and the losses."""
+    ms = []
+    for width, mine in table.groupby("width", sort=True):
+        by_steps = mine.groupby("steps").residual.max()
+        fine = mine[mine.steps == by_steps.index.max()]
+        detail = ", ".join(f"{n} steps: {r:.3g}" for n, r in by_steps.items())
+        detail += (
+            f"; loss from {fine.loss_start.min():.3g}-{fine.loss_start.max():.3g} "
+            f"to {fine.loss_end.min():.3g}-{fine.loss_end.max():.3g}"
+        )
+        ms.append(measured(APPB1_FLOW, by_steps.iloc[-1], f"n_1 = {width}", detail=detail))
     return ms
 
 

@@ -5,8 +5,7 @@ first undercuts every network of f* (Prop. 3's lower bound), and Thm. 2's TSP bo
 
 import numpy as np
 from scipy.optimize import minimize_scalar
-from scipy.sparse.csgraph import minimum_spanning_tree
-from scipy.spatial.distance import pdist, squareform
+from scipy.spatial.distance import pdist
 
 
 def _slopes(x, y, u):
@@ -73,8 +72,20 @@ def undercut_depth(c_n: float, singular_values: np.ndarray, largest=10**12) -> f
 
 
 def spanning_length(y: np.ndarray) -> float:
-    """Length of the minimum spanning tree of the columns of y: a lower bound on the TSP."""
-    return float(minimum_spanning_tree(squareform(pdist(y.T))).sum())
+    """Length of the minimum spanning tree of the columns of y: a lower bound on the TSP. Prim's
+    algorithm on the dense graph, distances from each new vertex computed as it joins (O(N^2)
+    time, O(N) memory)."""
+    points = y.T
+    dist = np.linalg.norm(points - points[0], axis=1)
+    inside = np.zeros(len(points), dtype=bool)
+    inside[0] = True
+    total = 0.0
+    for _ in range(len(points) - 1):
+        j = int(np.where(inside, np.inf, dist).argmin())
+        total += dist[j]
+        inside[j] = True
+        dist = np.minimum(dist, np.linalg.norm(points - points[j], axis=1))
+    return float(total)
 
 
 def diameter(x: np.ndarray) -> float:

@@ -101,6 +101,7 @@ def three_part_claims(layers: pd.DataFrame, registry) -> list:
 FITS = "jacot2023.fig1.fits_data"
 NORM_FALLS = "jacot2023.fig1.norm_falls_after_fit"
 NORM_NOT_SETTLED = "jacot2023.fig1.norm_not_settled"
+FIT_PHASE = "jacot2023.fig1.fit_phase_short"
 
 
 def second_phase(trace: pd.DataFrame, variance: float, bar: float) -> pd.DataFrame:
@@ -115,17 +116,22 @@ def second_phase(trace: pd.DataFrame, variance: float, bar: float) -> pd.DataFra
 def norm_trace_claims(trace: pd.DataFrame, runs: pd.DataFrame, registry) -> list:
     """App. F on Fig. 1's trace, per seed (network = the seed's index): the fall of ||W||^2/L over
     the second phase under each reading of NORM_FALLS, and over the entry's last share of the
-    steps (NORM_NOT_SETTLED's parameter). A seed whose last traced MSE is off the fit check's bar
-    is left out of both (fits_data)."""
+    steps (NORM_NOT_SETTLED's parameter), and the share of the steps the first phase took under
+    each reading of FIT_PHASE. A seed whose last traced MSE is off the fit check's bar is left out
+    of all three (fits_data)."""
     bar = registry[FITS].criterion.bounds()[1]
     share = registry[NORM_NOT_SETTLED].parameters["share"]
     late_step = (1 - share) * trace.step.max()
-    phases, late, fits = [], [], []
+    phases, late, fits, first = [], [], [], {"stays": [], "first": []}
     for i, run in enumerate(runs.itertuples()):
         mine = trace[trace.network == i].sort_values("step")
         phase = second_phase(mine, run.output_variance, bar)
         phases.append(phase.norm_per_layer.to_numpy())
         fits.append(len(phase) > 0 and not run.diverged)
+        fitted = mine.step[mine.loss / run.output_variance <= bar]
+        ends = {"stays": phase.step, "first": fitted}
+        for how, steps in ends.items():
+            first[how].append(float(steps.iloc[0] / mine.step.iloc[-1]) if len(phase) else np.nan)
         early, final = mine[mine.step <= late_step].norm_per_layer, mine.norm_per_layer.iloc[-1]
         late.append(float((early.iloc[-1] - final) / final) if len(early) else np.nan)
     meets = {"fits_data": fits}
@@ -134,6 +140,9 @@ def norm_trace_claims(trace: pd.DataFrame, runs: pd.DataFrame, registry) -> list
         values = [_fall(norms, reading.parameters["fall"]) for norms in phases]
         ms.append(measured(NORM_FALLS, values, reading=reading.name, meets=meets))
     ms.append(measured(NORM_NOT_SETTLED, late, meets=meets))
+    for reading in registry[FIT_PHASE].every_reading:
+        values = first[reading.parameters["phase_end"]]
+        ms.append(measured(FIT_PHASE, values, reading=reading.name, meets=meets))
     return ms
 
 
@@ -365,6 +374,60 @@ def depth_certificate_claims(polished: pd.DataFrame) -> list:
         case = f"N = {n}, {at_n.depth.nunique()} depths x {at_n.seed.nunique()} seeds"
         ms.append(measured(DEPTH_CERTIFIED, list(at_n.fall_last_half), case, detail=detail))
     return ms
+
+
+PROP4_SLOPE = "jacot2023.depth.prop4_ratio_slope"
+PROP4_BOUND = "jacot2023.depth.prop4_layer_norm_bound"
+
+
+def prop4_claims(table: pd.DataFrame, registry) -> list:
+    """Prop. 4 on the depth sweep (regression.prop4_table of every network), per N: each seed's
+    slope of log min_l s_2/s_1(Z_l) against log L under each reading of PROP4_SLOPE, and every
+    network's largest (L - l) ||W_(l+1)||_F^2 / ||W||^2. Where the table has `certified`, a
+    slope's seed is read only where every network it reads is, a bound's network where it is."""
+    ms, readings = [], registry[PROP4_SLOPE].every_reading
+    for _, at_n in table.groupby("n_train", sort=True):
+        ms += [_ratio_slope(at_n, r.name, r.parameters) for r in readings]
+        ms.append(_layer_norm_bound(at_n))
+    return ms
+
+
+def log_log_slope(depths, ratios) -> float | None:
+    """The least-squares slope of log ratio against log depth; None where fewer than two depths
+    or a ratio that is not positive leaves no slope."""
+    depths, ratios = np.asarray(depths, dtype=float), np.asarray(ratios, dtype=float)
+    if len(depths) < 2 or not (np.isfinite(ratios).all() and (ratios > 0).all()):
+        return None
+    return float(np.polyfit(np.log(depths), np.log(ratios), 1)[0])
+
+
+def _ratio_slope(at_n: pd.DataFrame, reading: str, parameters: dict):
+    seeds = sorted(at_n.seed.unique())
+    read = at_n[at_n.depth >= parameters["min_depth"]].sort_values("depth")
+    slopes, texts = [], []
+    for s in seeds:
+        mine = read[read.seed == s]
+        slopes.append(log_log_slope(mine.depth, mine.min_ratio))
+        texts.append(f"seed {s}: " + ", ".join(f"{v:.3g}" for v in mine.min_ratio))
+    depths = _ranks_text(sorted(read.depth.unique()))
+    detail = f"min ratio at L = {depths}; " + "; ".join(texts) if depths else "no depth read"
+    meets = None
+    if "certified" in at_n:
+        meets = {"stationary": [bool(read[read.seed == s].certified.all()) for s in seeds]}
+    case = f"N = {int(at_n.n_train.iloc[0])}, of {at_n.depth.nunique()} depths"
+    return measured(PROP4_SLOPE, slopes, case, None, detail, reading, meets)
+
+
+def _layer_norm_bound(at_n: pd.DataFrame):
+    at_n = at_n.sort_values(["depth", "seed"])
+    by_depth = at_n.groupby("depth", sort=True)
+    largest = "; ".join(f"{d}: {v:.4f}" for d, v in by_depth.bound.max().items())
+    c_n = "; ".join(f"{d}: {v:.1f}" for d, v in by_depth.c_n.median().items())
+    detail = f"largest per L {largest}; median ||W||^2 - L per L {c_n}"
+    meets = {"stationary": list(at_n.certified)} if "certified" in at_n else None
+    shape = f"{at_n.depth.nunique()} depths x {at_n.seed.nunique()} seeds"
+    case = f"N = {int(at_n.n_train.iloc[0])}, {shape}"
+    return measured(PROP4_BOUND, list(at_n.bound), case, detail=detail, meets=meets)
 
 
 IDENTITY_LAYER = "jacot2023.depth.identity_layer_cost"
@@ -875,6 +938,7 @@ CONSTRUCTION_IDS = {
     "range_growth": "jacot2023.theory.range_grows_with_n",
     "undercut_depth": "jacot2023.theory.large_depth_undercut",
     "thm2_slope_over_tsp": "jacot2023.theory.thm2_tsp_slope",
+    "thm2_tsp_rate": "jacot2023.theory.thm2_tsp_rate",
     "prop1_violations": "jacot2023.theory.prop1_rank_properties",
     "thm1_sandwich_order": "jacot2023.theory.thm1_sandwich_order",
     "thm1_sandwich_closes": "jacot2023.theory.thm1_sandwich_closes",

@@ -193,3 +193,49 @@ def bottleneck_table(arrays: dict, task: LatentTask, runs: pd.DataFrame, reading
                 | {"primary": n == 0}
             )
     return pd.DataFrame(rows)
+
+
+def hidden_ratios(weights, biases, x) -> np.ndarray:
+    """Prop. 4's s_2/s_1 of every hidden representation Z_l, l = 1..L-1: columns the activations
+    of x's columns, uncentred, as the proposition defines Z_l. NaN where Z_l is zero."""
+    ratios = []
+    for _, z in rank.layers(weights, biases, x)[:-1]:
+        s = np.linalg.svd(z, compute_uv=False)
+        ratios.append(s[1] / s[0] if len(s) > 1 and s[0] > 0 else np.nan)
+    return np.array(ratios)
+
+
+def layer_norm_bounds(weights, biases) -> np.ndarray:
+    """The proof of Prop. 4's bound ||W_(l+1)||_F^2 <= (L + C_N) / (L - l), C_N := ||W||^2 - L at
+    the network: (L - l) ||W_(l+1)||_F^2 / ||W||^2 for l = 0..L-1, at most 1 where it holds.
+    ||W||^2 is every weight and bias, as Prop. 12's."""
+    total = sum(float((w**2).sum() + (b**2).sum()) for w, b in zip(weights, biases, strict=True))
+    depth = len(weights)
+    return np.array([(depth - k) * float((weights[k] ** 2).sum()) / total for k in range(depth)])
+
+
+def prop4_measures(weights, biases, x) -> dict:
+    """Prop. 4's measures of one network on the inputs x (columns): the least s_2/s_1 over the
+    hidden layers and its layer (0 where no layer has one), the largest (L - l) ||W_(l+1)||_F^2 /
+    ||W||^2 and its l, and C_N := ||W||^2 - L."""
+    ratios, bounds = hidden_ratios(weights, biases, x), layer_norm_bounds(weights, biases)
+    least = int(np.nanargmin(ratios)) if np.isfinite(ratios).any() else -1
+    norm = sum(float((w**2).sum() + (b**2).sum()) for w, b in zip(weights, biases, strict=True))
+    return {
+        "min_ratio": float(ratios[least]) if least >= 0 else np.nan,
+        "ratio_layer": least + 1,
+        "bound": float(bounds.max()),
+        "bound_layer": int(bounds.argmax()),
+        "c_n": norm - len(weights),
+    }
+
+
+def prop4_table(arrays: dict, task: LatentTask, runs: pd.DataFrame) -> pd.DataFrame:
+    """One row per network of a stacked checkpoint: its run summary and prop4_measures on the
+    training inputs."""
+    x, _, _ = task.sample(int(runs.n_train.iloc[0]))
+    rows = [
+        run | prop4_measures(*network(arrays, index), x)
+        for index, run in enumerate(runs.to_dict("records"))
+    ]
+    return pd.DataFrame(rows)

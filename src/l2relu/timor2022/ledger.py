@@ -201,19 +201,43 @@ def ratio_claims(deep: pd.DataFrame, bar: float | None = None) -> list:
     """Thms. 4-5's ratio per theorem, depth and seed, on its stand-in (lowest-objective network).
     With `bar` (networks polished, `deep` carrying each one's fall_last_half): whether each
     seed's stand-in is certified stationary (its objective fell by at most `bar`)."""
+    return _ratio_rows(
+        deep, ["depth"], lambda thm: f"timor2022.theory.thm{thm}_ratio_bound", "L = {}", bar
+    )
+
+
+# Secs. 4-5's "the result does not depend on the width": Thms. 4-5's ratio at the other widths
+WIDTH_FREE_IDS = {4: "timor2022.theory.thm4_width_free", 5: "timor2022.theory.thm5_width_free"}
+
+
+def width_free_claims(deep: pd.DataFrame, bar: float | None = None) -> list:
+    """Thms. 4-5's ratio per theorem, width m', depth and seed on the networks trained at the
+    widths other than the sweep's, on each seed's stand-in, against the same width-free bound
+    as ratio_claims (a case each width and depth); `bar` as there."""
+    return _ratio_rows(deep, ["width", "depth"], WIDTH_FREE_IDS.get, "m' = {}, L = {}", bar)
+
+
+def _ratio_rows(deep: pd.DataFrame, keys: list, claim_id, case: str, bar) -> list:
+    """A row per theorem and `keys` (case: `case` formatted with them) of the stand-ins' mean
+    ratios against the bound; Theorem 5's rows also say whether each stand-in classifies every
+    point (its entries' precondition fits)."""
     ms = []
-    for (thm, depth), r in deep.groupby(["theorem", "depth"], sort=True):
+    for (thm, *key), r in deep.groupby(["theorem", *keys], sort=True):
         best, seeds, meets = _stand_ins(r, bar)
+        if thm == 5:
+            meets = (meets or {}) | {"fits": _classifies(best, seeds)}
+        ratios = [best.mean_ratio.get(s, np.nan) for s in seeds]
         ms.append(
-            measured(
-                f"timor2022.theory.thm{thm}_ratio_bound",
-                [best.mean_ratio.get(s, np.nan) for s in seeds],
-                f"L = {depth}",
-                ref=r.bound.iloc[0],
-                meets=meets,
-            )
+            measured(claim_id(thm), ratios, case.format(*key), ref=r.bound.iloc[0], meets=meets)
         )
     return ms
+
+
+def _classifies(stand_ins: pd.DataFrame, seeds) -> list[bool]:
+    """Per seed, whether its stand-in (Theorem 5's) has y_i N(x_i) > 0 at every point (column
+    fit, the smallest normalized margin): a seed without one, or whose network is 0 on a point,
+    does not."""
+    return [bool(stand_ins.fit.get(s, np.nan) > 0) for s in seeds]
 
 
 def _settled(stand_ins: pd.DataFrame) -> dict:
@@ -432,12 +456,13 @@ def theorem3_claims(x1, x2, seeds: int, converged_loss: float, runs: int, steps:
 
 
 def mark_best(deep: pd.DataFrame) -> pd.DataFrame:
-    """Flag, per theorem, depth and seed of the claims, the network with the lowest
-    regularized objective."""
+    """Flag, per theorem, depth, width (where the table has one) and seed of the claims, the
+    network with the lowest regularized objective."""
     deep = deep.copy()
     deep["best"] = False
     ok = deep[~deep.diverged]
-    best = ok.groupby(["theorem", "depth", "claim_seed"]).objective.idxmin()
+    keys = ["theorem", "depth", *(["width"] if "width" in deep else []), "claim_seed"]
+    best = ok.groupby(keys).objective.idxmin()
     deep.loc[best.to_numpy(), "best"] = True
     return deep
 
