@@ -11,6 +11,7 @@ from scipy.spatial.distance import pdist, squareform
 from l2relu.ledger.claims import measured
 
 RATE = "jacot2023.theory.thm2_tsp_rate"
+PROP10 = "jacot2023.theory.prop10_norm_bound"
 
 
 def _brute_force_path(y):
@@ -91,3 +92,27 @@ def test_rate_fails_on_points_of_the_wrong_dimension():
         ]
     rows = judged(ms, False)
     assert set(rows.status) == {"fail"}, rows[["claim", "value", "status"]]
+
+
+@controls("jacot2023.theory.prop10_norm_bound")
+def test_prop10_ratio_fails_for_a_network_of_other_outputs_and_passes_for_the_interpolator():
+    """Prop. 2's interpolator of y clears Prop. 10's bound; a random network of the same depth
+    with small weights, read against y's path (it does not fit y), costs too little and fails."""
+    from l2relu.jacot2023 import interpolation
+    from l2relu.jacot2023.constructions import forward, random_layers
+
+    rng = np.random.default_rng(3)
+    g, h = random_layers((6, 12, 2), rng), random_layers((2, 12, 5), rng)
+    x = rng.uniform(-1, 1, size=(6, 200))
+    y = forward(h, forward(g, x))
+    u = rng.normal(size=6)
+    u /= np.linalg.norm(u)
+    depth = 12
+    fits = interpolation.rank_one_interpolator(x, y, depth, u)
+    small = [(0.3 * w, 0.3 * b) for w, b in random_layers((6, *[8] * (depth - 1), 5), rng)]
+    values = {
+        "fits": interpolation.prop10_ratio(fits, x, y, depth),
+        "other": interpolation.prop10_ratio(small, x, y, depth),
+    }
+    rows = {k: judged([measured(PROP10, v)], False).status.iloc[0] for k, v in values.items()}
+    assert rows == {"fits": "pass", "other": "fail"}, values

@@ -670,10 +670,12 @@ def rank_one_values(cfg: ConstructionsConfig) -> dict:
     sizes nested): Prop. 2's interpolator's largest relative misfit and the spread of its C_N =
     ||W||^2 - L over depths; the least growth, from the smallest N to the largest, of the number
     of depths where Prop. 5's network (||W||^2 = kL + C) is the cheaper; the largest depth (at the
-    largest N) past which the interpolator undercuts Prop. 3's bound for networks of f*; and the
+    largest N) past which the interpolator undercuts Prop. 3's bound for networks of f*; the
     least, over instances and N, of the interpolator's largest ||Jf||_op over MST(y) / diam(x)
-    (Thm. 2's step ||Jf(x)||_op >= TSP(y) / diam(x), the MST a lower bound on the TSP)."""
-    misfit, spread, growth, undercut, slope = 0.0, 0.0, np.inf, 0.0, np.inf
+    (Thm. 2's step ||Jf(x)||_op >= TSP(y) / diam(x), the MST a lower bound on the TSP); and the
+    least, over instances, N and depths, of the interpolator's ||W||^2 over Prop. 10's bound
+    L (TSP/diam)^(2/L) with 2 MST(y), an upper bound on the TSP, in its place."""
+    misfit, spread, growth, undercut, slope, norm_bound = 0.0, 0.0, np.inf, 0.0, np.inf, np.inf
     for t in range(cfg.trials):
         rng = rng_for("jacot2023", "prop2", t)
         k = 2 + t % 2
@@ -690,6 +692,7 @@ def rank_one_values(cfg: ConstructionsConfig) -> dict:
                 net = interpolation.rank_one_interpolator(x, y, depth, u)
                 misfit = max(misfit, float(np.abs(forward(net, x) - y).max() / np.abs(y).max()))
                 constants.append(interpolation.squared_norm(net) - depth)
+                norm_bound = min(norm_bound, interpolation.prop10_ratio(net, x, y, depth))
             spread = max(spread, constant_spread(constants))
             shallowest = len(g) + len(h)
             c = norm_minus_kl(rank_k_network(g, h, x, shallowest), k)
@@ -705,6 +708,7 @@ def rank_one_values(cfg: ConstructionsConfig) -> dict:
         "range_growth": float(growth),
         "undercut_depth": undercut,
         "thm2_slope_over_tsp": slope,
+        "prop10_norm_over_bound": norm_bound,
     }
 
 

@@ -88,6 +88,13 @@ def spanning_length(y: np.ndarray) -> float:
     return float(total)
 
 
+def prop10_ratio(net, x: np.ndarray, y: np.ndarray, depth: int) -> float:
+    """||W||^2 of a network of depth `depth` over Prop. 10's bound L (TSP(y)/diam(x))^(2/L), with
+    2 MST(y), an upper bound on the TSP, in its place: at least 1 establishes the bound."""
+    tsp_upper = 2 * spanning_length(y) / diameter(x)
+    return squared_norm(net) / (depth * tsp_upper ** (2 / depth))
+
+
 def diameter(x: np.ndarray) -> float:
     return float(pdist(x.T).max())
 

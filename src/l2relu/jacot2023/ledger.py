@@ -940,6 +940,7 @@ CONSTRUCTION_IDS = {
     "undercut_depth": "jacot2023.theory.large_depth_undercut",
     "thm2_slope_over_tsp": "jacot2023.theory.thm2_tsp_slope",
     "thm2_tsp_rate": "jacot2023.theory.thm2_tsp_rate",
+    "prop10_norm_over_bound": "jacot2023.theory.prop10_norm_bound",
     "prop1_violations": "jacot2023.theory.prop1_rank_properties",
     "thm1_sandwich_order": "jacot2023.theory.thm1_sandwich_order",
     "thm1_sandwich_closes": "jacot2023.theory.thm1_sandwich_closes",
