@@ -109,8 +109,8 @@ def test_a_caption_ends_with_its_figures_rows():
     text = _visible_text(verdict.caption_rst("A depth-13 network.", rows), "body")
     assert text.startswith("A depth-13 network. Ledger rows")
     assert (
-        "Of this target's 11 ledger rows (primary readings; 10 more rows read them otherwise), "
-        "6 replicated, 3 failed, 2 inconclusive; 1 reading-dependent." in text
+        "Of this target's 12 ledger rows (primary readings; 11 more rows read them otherwise), "
+        "6 replicated, 1 mixed, 3 failed, 2 inconclusive; 2 reading-dependent." in text
     )
     for r in rows.itertuples():
         assert f"{r.status} ({verdict.held(r)} seeds) {r.claim}" in text
