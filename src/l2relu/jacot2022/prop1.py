@@ -204,7 +204,7 @@ def probe(value_at, center: float, reference: float, dirs: dict, ws, lam: float)
     return Probe(float(fall), float(curvature), fall_at, curvature_at)
 
 
-def hidden_ranks(zs, x) -> list[int]:
+def hidden_ranks(zs) -> list[int]:
     """The ranks of Z^sigma_1, ..., Z^sigma_(L-1) (torch's cut of singular values)."""
     return [int(torch.linalg.matrix_rank(with_bias_row(torch.relu(z), BETA))) for z in zs[:-1]]
 
@@ -255,7 +255,7 @@ def local_minimum_readings(arrays: dict, x: torch.Tensor, labels: torch.Tensor, 
         "psi_curvature": p.curvature,
         "psi_fall_at": p.fall_at if p.fall >= gap else "|L(Psi(Z)) - L^r(Z)|",
         "psi_curvature_at": p.curvature_at,
-        "ranks": " ".join(map(str, hidden_ranks(zs, x))),
+        "ranks": " ".join(map(str, hidden_ranks(zs))),
     }
 
 

@@ -122,7 +122,7 @@ def norm_trace_claims(trace: pd.DataFrame, runs: pd.DataFrame, registry) -> list
     bar = registry[FITS].criterion.bounds()[1]
     share = registry[NORM_NOT_SETTLED].parameters["share"]
     late_step = (1 - share) * trace.step.max()
-    phases, late, fits, first = [], [], [], {"stays": [], "first": []}
+    phases, late, fits, phase_ends = [], [], [], {"stays": [], "first": []}
     for i, run in enumerate(runs.itertuples()):
         mine = trace[trace.network == i].sort_values("step")
         phase = second_phase(mine, run.output_variance, bar)
@@ -131,7 +131,8 @@ def norm_trace_claims(trace: pd.DataFrame, runs: pd.DataFrame, registry) -> list
         fitted = mine.step[mine.loss / run.output_variance <= bar]
         ends = {"stays": phase.step, "first": fitted}
         for how, steps in ends.items():
-            first[how].append(float(steps.iloc[0] / mine.step.iloc[-1]) if len(phase) else np.nan)
+            fraction = float(steps.iloc[0] / mine.step.iloc[-1]) if len(phase) else np.nan
+            phase_ends[how].append(fraction)
         early, final = mine[mine.step <= late_step].norm_per_layer, mine.norm_per_layer.iloc[-1]
         late.append(float((early.iloc[-1] - final) / final) if len(early) else np.nan)
     meets = {"fits_data": fits}
@@ -141,7 +142,7 @@ def norm_trace_claims(trace: pd.DataFrame, runs: pd.DataFrame, registry) -> list
         ms.append(measured(NORM_FALLS, values, reading=reading.name, meets=meets))
     ms.append(measured(NORM_NOT_SETTLED, late, meets=meets))
     for reading in registry[FIT_PHASE].every_reading:
-        values = first[reading.parameters["phase_end"]]
+        values = phase_ends[reading.parameters["phase_end"]]
         ms.append(measured(FIT_PHASE, values, reading=reading.name, meets=meets))
     return ms
 
@@ -421,7 +422,7 @@ def _ratio_slope(at_n: pd.DataFrame, reading: str, parameters: dict):
 
 def _layer_norm_bounds(at_n: pd.DataFrame) -> list:
     """A case per depth at one N: each seed's largest (L - l) ||W_(l+1)||_F^2 / ||W||^2, with
-    the layer it is at and C_N = ||W||^2 - L beside it."""
+    the median C_N = ||W||^2 - L beside it."""
     ms = []
     for depth, at_l in at_n.sort_values("seed").groupby("depth", sort=True):
         detail = f"median ||W||^2 - L {at_l.c_n.median():.1f}"

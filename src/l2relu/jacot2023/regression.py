@@ -205,12 +205,16 @@ def hidden_ratios(weights, biases, x) -> np.ndarray:
     return np.array(ratios)
 
 
+def _squared_norm(weights, biases) -> float:
+    """||W||^2, every weight and bias, each layer's sum taken in float64."""
+    return sum(float((w**2).sum() + (b**2).sum()) for w, b in zip(weights, biases, strict=True))
+
+
 def layer_norm_bounds(weights, biases) -> np.ndarray:
     """The proof of Prop. 4's bound ||W_(l+1)||_F^2 <= (L + C_N) / (L - l), C_N := ||W||^2 - L at
     the network: (L - l) ||W_(l+1)||_F^2 / ||W||^2 for l = 0..L-1, at most 1 where it holds.
     ||W||^2 is every weight and bias, as Prop. 12's."""
-    total = sum(float((w**2).sum() + (b**2).sum()) for w, b in zip(weights, biases, strict=True))
-    depth = len(weights)
+    total, depth = _squared_norm(weights, biases), len(weights)
     return np.array([(depth - k) * float((weights[k] ** 2).sum()) / total for k in range(depth)])
 
 
@@ -220,7 +224,7 @@ def prop4_measures(weights, biases, x) -> dict:
     ||W||^2 and its l, and C_N := ||W||^2 - L."""
     ratios, bounds = hidden_ratios(weights, biases, x), layer_norm_bounds(weights, biases)
     least = int(np.nanargmin(ratios)) if np.isfinite(ratios).any() else -1
-    norm = sum(float((w**2).sum() + (b**2).sum()) for w, b in zip(weights, biases, strict=True))
+    norm = _squared_norm(weights, biases)
     return {
         "min_ratio": float(ratios[least]) if least >= 0 else np.nan,
         "ratio_layer": least + 1,
