@@ -80,6 +80,46 @@ def test_a_polish_in_chunks_and_a_resumed_polish_end_as_one_uninterrupted(tmp_pa
     assert cert.fall_last_half.tolist() == whole_cert.fall_last_half.tolist()
 
 
+def test_a_polish_skips_only_chunks_that_would_repeat_a_fixed_point(monkeypatch):
+    """Once a chunk from an empty L-BFGS memory leaves every bit of the network as it was, the
+    polish does not run the same chunk again: its networks, certificate and fall equal, bit for
+    bit, those of a polish that runs every chunk, with fewer evaluations."""
+    model, x, y, lam = _trained(seeds=(1, 2, 3), lam=0.3)  # these reach a fixed point
+    evaluations = []
+    parts = polish.objective_parts
+
+    def counted(*args):
+        evaluations.append(1)
+        return parts(*args)
+
+    monkeypatch.setattr(polish, "objective_parts", counted)
+
+    def run():
+        lines, evaluations[:] = [], []
+        cfg = polish.PolishConfig(300, "mse", log_every=100, device="cpu")
+        polished, certificate = polish.polish(model, x, y, lam, cfg, log=lines.append)
+        return polished, certificate, lines, len(evaluations)
+
+    skipping, cert, lines, fewer = run()
+    same_bits = polish._same_bits
+    monkeypatch.setattr(polish, "_same_bits", lambda a, b: False)  # never a fixed point
+    every, every_cert, every_lines, more = run()
+    assert sum("a fixed point of L-BFGS" in line for line in lines) == 3
+    assert not any("a fixed point of L-BFGS" in line for line in every_lines)
+    assert fewer < more / 2
+    for i in range(3):
+        assert all(
+            same_bits(p[i], q[i])
+            for p, q in zip(skipping.parameters(), every.parameters(), strict=True)
+        )
+    pd.testing.assert_frame_equal(cert, every_cert, check_exact=True)
+    # the logged objectives and gradients every 100 iterations are the same too
+    assert [x for x in lines if "/300]" in x and "elapsed" in x] != []
+    assert [x.split(" elapsed")[0] for x in lines if "/300]" in x] == [
+        x.split(" elapsed")[0] for x in every_lines if "/300]" in x
+    ]
+
+
 def test_the_certificate_fails_a_network_out_of_adam_and_passes_it_polished():
     """On a network whose hidden units are active on every input (positive inputs and first
     layer: J is smooth near its minimum), polishing reaches the minimum: the gradient, the force

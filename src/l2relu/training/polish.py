@@ -117,16 +117,26 @@ def polish_one(net, x, target, lam: float, cfg: PolishConfig, log, resume=None, 
     start = time.perf_counter()
     half = cfg.iterations // 2  # a chunk ends there, for the fall over the second half
     log_every = cfg.log_every or cfg.iterations
+    fixed = None  # the size of a chunk that, from an empty memory, left every bit of net as it was
     while done < cfg.iterations:
         chunk = min(CHUNK, cfg.iterations - done, log_every - done % log_every)
         if done < half:
             chunk = min(chunk, half - done)
         opt.param_groups[0]["max_iter"], opt.param_groups[0]["max_eval"] = chunk, 10 * chunk
         before = trace[-1][1] if trace else None
-        opt.step(closure)
-        done += chunk
-        value = _objective(net, x, target, lam, cfg.loss)
-        trace.append((done, value))
+        if chunk == fixed and not opt.state:
+            # the same parameters, an empty memory and the same budget: the chunk would repeat
+            # the last one step for step, its line search again finding no lower point
+            done += chunk
+            trace.append((done, before))
+        else:
+            fixed = _step_from_scratch(opt, closure, net, chunk)
+            done += chunk
+            value = _objective(net, x, target, lam, cfg.loss)
+            trace.append((done, value))
+            if fixed is not None:
+                log(f"[polish iteration {done}: a fixed point of L-BFGS from an empty memory]")
+        value = trace[-1][1]
         if before is not None and not value < before:
             if opt.state:  # said once for a run of chunks that find no descent
                 log(f"[polish iteration {done}: no descent; L-BFGS memory reset]")
@@ -143,6 +153,24 @@ def polish_one(net, x, target, lam: float, cfg: PolishConfig, log, resume=None, 
         if save is not None:
             save({"opt": opt.state_dict(), "done": done, "trace": trace})
     return trace
+
+
+def _step_from_scratch(opt, closure, net, chunk: int) -> int | None:
+    """One chunk of L-BFGS; `chunk` when it began with an empty memory and left every bit of
+    the network's parameters as it found them (a line search that found no lower point takes
+    a step of 0), else None."""
+    if opt.state:
+        opt.step(closure)
+        return None
+    start = _copy(net)
+    opt.step(closure)
+    same = all(_same_bits(p.detach(), q) for p, q in zip(net.parameters(), start, strict=True))
+    return chunk if same else None
+
+
+def _same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Equal bit for bit (torch.equal holds 0.0 and -0.0 equal)."""
+    return torch.equal(a.view(torch.int64), b.view(torch.int64))
 
 
 def _grad_norm(net, x, target, lam, loss) -> float:
