@@ -2,6 +2,7 @@
 (config/paper_shapes.yaml over config/paper.yaml): every job, notebook and ledger row is made.
 The ledger's values are not checked: a few steps of training say nothing."""
 
+import shutil
 import subprocess
 import sys
 
@@ -56,9 +57,13 @@ def test_the_overlay_cuts_step_counts_and_nothing_else():
 @pytest.fixture(scope="module")
 def paper_shapes_tree(tmp_path_factory):
     tree = copy_workflow(tmp_path_factory.mktemp("paper_shapes"))
-    # the paper DAG: the configured targets (the opt-in studies are not the papers' scale)
+    shutil.copytree(REPO / "profiles", tree / "profiles")
+    # the paper DAG: the configured targets (the opt-in studies are not the papers' scale),
+    # through the GPU command (profiles/gpu) with the shapes' overlay; `device: auto` trains on
+    # the CPU where there is no GPU, and MPS is left off where its daemon is missing
     args = ["--configfile", *OVERLAYS]
-    snakemake(tree, "--cores", "2", *args, timeout=1800)
+    gpu = ["--profile", "profiles/gpu", "--config", "device=auto", "cuda_mps=True"]
+    snakemake(tree, *gpu, "--cores", "2", *args, timeout=1800)
     return tree, args
 
 

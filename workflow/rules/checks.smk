@@ -1,12 +1,16 @@
 # The config and the command line checked before any job starts: one line naming the key or
 # option and the problem, and nothing written.
 
+import os
 import shutil
+import tempfile
 
+from snakemake.logging import logger
 from snakemake.utils import validate
 
 from l2relu.startup.configcheck import explain, mnist_problem, unwritable
 from l2relu.startup.experiments import config_problem
+from l2relu.startup.gpu import cuda_problem, start_mps, stop_mps
 
 
 def _check_config():
@@ -99,6 +103,29 @@ def _check_executor():
         )
 
 
+def _settle_gpu():
+    """On this machine: `device: cuda` without a CUDA device stops before the first job, and
+    `cuda_mps` starts the daemon the jobs share the GPU through. Jobs a cluster runs on its
+    nodes find their own GPUs there."""
+    plugin = workflow.executor_plugin
+    if plugin is not None and plugin.common_settings.non_local_exec:
+        return
+    problem = cuda_problem(config["device"])
+    if problem is not None:
+        raise WorkflowError(problem)
+    if config["cuda_mps"] and config["device"] != "cpu":
+        start_mps(Path(tempfile.gettempdir()) / f"l2relu-mps-{os.getpid()}", log=logger.info)
+
+
 # The executor is known only once the workflow starts, after parsing.
 onstart:
     _check_executor()
+    _settle_gpu()
+
+
+onsuccess:
+    stop_mps()
+
+
+onerror:
+    stop_mps()
