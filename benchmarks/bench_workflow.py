@@ -5,6 +5,7 @@ printed against its goal:
     python benchmarks/bench_workflow.py p3               # timor2022_fig1 at paper scale, 2 cores
     python benchmarks/bench_workflow.py p5 [--tree DIR]  # no-op dry run; one figure re-rendered
     python benchmarks/bench_workflow.py targets [--keep DIR]  # each default target alone
+    python benchmarks/bench_workflow.py tests            # the README's test command (pytest)
 
 p1 also times a yardstick of the machine's speed that day, before and after the build: the bare
 PyTorch loop of `bench_engine.py` on a fixed job, jacot2023 Fig. 1's as commit fd3f1ab ran it
@@ -16,6 +17,10 @@ the job time of every rule, summed over its jobs, from Snakemake's records; and
 targets builds the default targets one after another in a fresh clone, each with `--cores all`
 (what a reviewer rebuilding one figure waits for; data another target already generated is not
 counted again), then the ledger, between two yardsticks.
+
+tests runs pytest, as the README's second command does after its install, in a fresh clone
+(with ../shared beside it when this checkout has one) between two yardsticks, and prints its
+summary, its slowest tests and its minutes in yardstick units.
 
 p5 times a tree that is already built: DIR (e.g. the one `p1 --keep DIR` leaves), or else a
 fresh clone built at smoke scale first (not timed). Run from the repository root, in the
@@ -46,8 +51,13 @@ def fresh_clone(dest: Path) -> Path:
     return dest
 
 
+def activated() -> dict:
+    """This environment's tools first on PATH, as the README's activated environment has them."""
+    return os.environ | {"PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
+
+
 def timed_snakemake(tree: Path, *args) -> float:
-    env = os.environ | {"PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
+    env = activated()
     start = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-m", "snakemake", *args],
@@ -175,6 +185,29 @@ def per_target(keep: str | None) -> None:
     )
 
 
+def tests() -> None:
+    before, yardstick_steps = yardstick()
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = fresh_clone(Path(tmp) / "clone")
+        if (REPO.parent / "shared").is_dir():  # the papers' texts, as CI has them
+            (Path(tmp) / "shared").symlink_to(REPO.parent / "shared")
+        start = time.perf_counter()
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"],
+            cwd=tree,
+            env=activated(),
+            capture_output=True,
+            text=True,
+        )
+        seconds = time.perf_counter() - start
+    after, _ = yardstick()
+    unit = yardstick_steps / ((before + after) / 2)
+    print(proc.stdout[proc.stdout.rfind("slowest") - 40 :])
+    print(f"yardstick {before:.1f} steps/s before, {after:.1f} after (one unit: {unit:.0f} s)")
+    report(f"the README's test command (pytest, exit code {proc.returncode})", seconds, 20, "min")
+    print(f"in yardstick units: {seconds / unit:.2f}")
+
+
 def p3() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tree = fresh_clone(Path(tmp) / "clone")
@@ -202,7 +235,7 @@ def p5(tree_arg: str | None) -> None:
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("goal", choices=["p1", "p3", "p5", "targets"])
+    parser.add_argument("goal", choices=["p1", "p3", "p5", "targets", "tests"])
     parser.add_argument("--keep", help="p1, targets: build in this folder and keep it")
     parser.add_argument("--tree", help="p5: an already built tree to time")
     args = parser.parse_args()
@@ -211,6 +244,7 @@ def main():
         "p3": p3,
         "p5": lambda: p5(args.tree),
         "targets": lambda: per_target(args.keep),
+        "tests": tests,
     }
     goals[args.goal]()
 
