@@ -27,18 +27,20 @@ def fake_control(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", f"{tool.parent}{os.pathsep}{os.environ['PATH']}")
     for key in ("CUDA_MPS_PIPE_DIRECTORY", "CUDA_MPS_LOG_DIRECTORY"):
         monkeypatch.delenv(key, raising=False)  # restored as they were after the test
-    return calls
+    yield calls
+    gpu._started.clear()  # a test that started a daemon and did not stop it leaves none behind
 
 
 def test_mps_is_started_for_the_build_and_stopped_after(fake_control, tmp_path):
     said = []
-    assert gpu.start_mps(tmp_path / "mps", log=said.append, probe="print(8.0)")
+    probe = "import sys; assert sys.argv[1].endswith('nvidia-cuda-mps-control')"
+    assert gpu.start_mps(tmp_path / "mps", log=said.append, probe=probe)
     assert os.environ["CUDA_MPS_PIPE_DIRECTORY"] == str(tmp_path / "mps" / "pipe")
     assert (tmp_path / "mps" / "pipe").is_dir() and "cuda_mps: on" in said[-1]
     assert fake_control.read_text() == "args:-d\n"
-    gpu.stop_mps()
+    gpu.stop_mps(log=said.append)
     assert fake_control.read_text() == "args:-d\nargs:\nquit\n"
-    gpu.stop_mps()  # a second stop has no daemon to quit
+    gpu.stop_mps(log=said.append)  # a second stop has no daemon to quit
     assert fake_control.read_text().count("quit") == 1
 
 
@@ -50,8 +52,30 @@ def test_mps_that_serves_no_process_is_stopped_and_left_off(fake_control, tmp_pa
     assert fake_control.read_text() == "args:-d\nargs:\nquit\n"
     assert "no process reached the GPU through it" in said[-1]
     assert "no CUDA-capable device" in said[-1]
-    gpu.stop_mps()  # nothing of ours to stop
+    gpu.stop_mps(log=said.append)  # nothing of ours to stop
     assert fake_control.read_text().count("quit") == 1
+
+
+def test_a_daemon_left_by_a_killed_build_is_stopped_first(fake_control, tmp_path):
+    (tmp_path / "mps" / "pipe").mkdir(parents=True)  # a killed build's daemon
+    assert gpu.start_mps(tmp_path / "mps", log=lambda line: None, probe="pass")
+    gpu.stop_mps(log=lambda line: None)
+    assert fake_control.read_text() == "args:\nquit\nargs:-d\nargs:\nquit\n"
+    # one place per working directory, whatever its spelling
+    assert gpu.mps_directory(tmp_path) == gpu.mps_directory(tmp_path / ".")
+    assert gpu.mps_directory(tmp_path) != gpu.mps_directory(tmp_path / "mps")
+
+
+def test_a_daemon_that_does_not_quit_is_said_not_raised(fake_control, tmp_path, monkeypatch):
+    said = []
+    assert gpu.start_mps(tmp_path / "mps", log=said.append, probe="pass")
+
+    def hangs(*args, **kwargs):
+        raise subprocess.TimeoutExpired(args[0], 20)
+
+    monkeypatch.setattr(gpu.subprocess, "run", hangs)
+    gpu.stop_mps(log=said.append)
+    assert "did not answer 'quit'" in said[-1]
 
 
 def test_mps_missing_leaves_the_build_without_it(tmp_path, monkeypatch):
@@ -82,18 +106,44 @@ def test_the_gpu_profile_without_a_gpu_stops_before_any_job(tmp_path):
     assert not (tmp_path / "results").exists() and not (tmp_path / "logs").exists()
 
 
-def _planned_jobs(*args) -> dict[str, int]:
+def _with_profiles(tree):
+    tree.mkdir(exist_ok=True)
+    copy_workflow(tree)
+    shutil.copytree(REPO / "profiles", tree / "profiles")
+    return tree
+
+
+def _planned_jobs(tree, *args) -> dict[str, int]:
     """Snakemake's job stats of a dry run from nothing: jobs per rule."""
     proc = subprocess.run(
         [sys.executable, "-m", "snakemake", "-n", "--forceall", "--quiet", "rules", *args],
-        cwd=REPO, capture_output=True, text=True, timeout=300, check=True,
+        cwd=tree, capture_output=True, text=True, timeout=300, check=True,
     )  # fmt: skip
     return {m[1]: int(m[2]) for m in re.finditer(r"^(\w+) +(\d+)$", proc.stdout, re.M)}
 
 
-def test_the_gpu_profile_builds_the_paper_scale():
+def test_the_gpu_profile_builds_the_paper_scale(tmp_path):
     """One command: the profile's jobs are the paper scale's, every target of it."""
-    planned = _planned_jobs("--profile", "profiles/gpu")
+    tree = _with_profiles(tmp_path)
+    planned = _planned_jobs(tree, "--profile", "profiles/gpu")
     assert planned["total"] > 200 and planned["train_jacot2023_fig1"] == 1
-    assert planned == _planned_jobs("--configfile", "config/paper.yaml")
-    assert planned != _planned_jobs()  # not the default scale's
+    assert planned == _planned_jobs(tree, "--configfile", "config/paper.yaml")
+    assert planned != _planned_jobs(tree)  # not the default scale's
+
+
+def test_a_build_with_cuda_mps_starts_the_daemon_and_goes_on_without_it(fake_control, tmp_path):
+    """The build's start-up hook runs the daemon's start: here no process reaches a GPU through
+    the stand-in, so the daemon is stopped again, the log says why, and the build goes on."""
+    tree = _with_profiles(tmp_path / "tree")
+    proc = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--profile", "profiles/gpu", "--cores", "2",
+         "timor2022_fig2", "--configfile", "config/smoke.yaml",
+         "--config", "device=auto", "cuda_mps=True"],
+        cwd=tree, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 0, output[-3000:]
+    assert "cuda_mps: no process reached the GPU through it" in output
+    calls = fake_control.read_text()
+    assert calls.startswith("args:-d\n") and calls.endswith("quit\n"), calls
+    assert (tree / "figures/timor2022_fig2.png").exists()

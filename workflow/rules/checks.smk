@@ -1,16 +1,14 @@
 # The config and the command line checked before any job starts: one line naming the key or
 # option and the problem, and nothing written.
 
-import os
 import shutil
-import tempfile
 
 from snakemake.logging import logger
 from snakemake.utils import validate
 
 from l2relu.startup.configcheck import explain, mnist_problem, unwritable
 from l2relu.startup.experiments import config_problem
-from l2relu.startup.gpu import cuda_problem, start_mps, stop_mps
+from l2relu.startup.gpu import cuda_problem, mps_directory, start_mps, stop_mps
 
 
 def _check_config():
@@ -114,7 +112,7 @@ def _settle_gpu():
     if problem is not None:
         raise WorkflowError(problem)
     if config["cuda_mps"] and config["device"] != "cpu":
-        start_mps(Path(tempfile.gettempdir()) / f"l2relu-mps-{os.getpid()}", log=logger.info)
+        start_mps(mps_directory(Path.cwd()), log=logger.info)
 
 
 # The executor is known only once the workflow starts, after parsing.
@@ -124,8 +122,8 @@ onstart:
 
 
 onsuccess:
-    stop_mps()
+    stop_mps(log=logger.info)
 
 
 onerror:
-    stop_mps()
+    stop_mps(log=logger.info)
