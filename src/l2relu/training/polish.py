@@ -127,16 +127,15 @@ def polish_one(net, x, target, lam: float, cfg: PolishConfig, log, resume=None, 
         if chunk == fixed and not opt.state:
             # the same parameters, an empty memory and the same budget: the chunk would repeat
             # the last one step for step, its line search again finding no lower point
-            done += chunk
-            trace.append((done, before))
+            value = before
         else:
             fixed = _step_from_scratch(opt, closure, net, chunk)
-            done += chunk
             value = _objective(net, x, target, lam, cfg.loss)
-            trace.append((done, value))
             if fixed is not None:
-                log(f"[polish iteration {done}: a fixed point of L-BFGS from an empty memory]")
-        value = trace[-1][1]
+                at = done + chunk
+                log(f"[polish iteration {at}: a fixed point of L-BFGS from an empty memory]")
+        done += chunk
+        trace.append((done, value))
         if before is not None and not value < before:
             if opt.state:  # said once for a run of chunks that find no descent
                 log(f"[polish iteration {done}: no descent; L-BFGS memory reset]")
