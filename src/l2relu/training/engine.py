@@ -22,6 +22,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from l2relu.training import optim
 from l2relu.training.io import atomic_path, code_version
 
 LOSSES = ("mse_half_sum", "mse", "mse_mean", "cross_entropy", "logistic")
@@ -502,7 +503,7 @@ class _Training:
         # flags stay on the device, so a step costs no host-device synchronization.
         diverged = self.diverged_step >= 0
         any_diverged = bool(diverged.any())
-        opt = torch.optim.Adam(self.params, lr=phase.lr) if phase.optimizer == "adam" else None
+        opt = optim.Adam(self.params, lr=phase.lr) if phase.optimizer == "adam" else None
         backtrack = phase.optimizer == "gd" and phase.halve_on_rise
         step_size = torch.full_like(self.lam, phase.lr)
         last = None  # halving GD: (objective, params, grads) at each network's last accepted point

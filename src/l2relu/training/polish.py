@@ -4,8 +4,9 @@ got.
 
 The papers' statements about minima (jacot2022's plateaus, jacot2023's ||W||^2 / L and balance,
 timor2022's Thms. 4-5) are about networks where grad J = 0; a network at the end of a fixed
-Adam or GD schedule need not be one. Polishing continues it full-batch, in float64, with L-BFGS
-and a strong-Wolfe line search (PyTorch's), one network at a time: each network has its own
+Adam or GD schedule need not be one. Polishing continues it full-batch, in float64, with
+PyTorch's L-BFGS and strong-Wolfe line search (l2relu.training.optim runs them, to the bit,
+without torch.optim's start-up), one network at a time: each network has its own
 history and line search, so a network polished in a batch is the network polished alone, to the
 bit. The budget is a number of L-BFGS iterations, so a polish repeats exactly; inside
 engine.checkpointing it is saved every few seconds and resumed where it stopped.
@@ -21,7 +22,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from l2relu.training import engine
+from l2relu.training import engine, optim
 from l2relu.training.io import code_version, save_checkpoint
 from l2relu.training.stationarity import stalled
 
@@ -74,10 +75,10 @@ def objective_parts(net: engine.BatchedMLP, x, target, lam: float, loss: str):
     return data, lam * net.squared_norm(layers)[0]
 
 
-def _lbfgs(params, history: int, iterations: int) -> torch.optim.LBFGS:
+def _lbfgs(params, history: int, iterations: int) -> optim.LBFGS:
     # tolerances 0: the budget alone ends a polish (a network that reaches an exact zero
     # gradient stops there by itself: its direction is 0)
-    return torch.optim.LBFGS(
+    return optim.LBFGS(
         params,
         lr=1.0,
         max_iter=iterations,
@@ -85,7 +86,6 @@ def _lbfgs(params, history: int, iterations: int) -> torch.optim.LBFGS:
         tolerance_grad=0.0,
         tolerance_change=0.0,
         history_size=history,
-        line_search_fn="strong_wolfe",
     )
 
 
@@ -122,7 +122,7 @@ def polish_one(net, x, target, lam: float, cfg: PolishConfig, log, resume=None, 
         chunk = min(CHUNK, cfg.iterations - done, log_every - done % log_every)
         if done < half:
             chunk = min(chunk, half - done)
-        opt.param_groups[0]["max_iter"], opt.param_groups[0]["max_eval"] = chunk, 10 * chunk
+        opt.max_iter, opt.max_eval = chunk, 10 * chunk
         before = trace[-1][1] if trace else None
         if chunk == fixed and not opt.state:
             # the same parameters, an empty memory and the same budget: the chunk would repeat
