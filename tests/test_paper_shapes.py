@@ -34,12 +34,14 @@ def _at(config, path):
     return config
 
 
-def test_the_overlay_cuts_step_counts_and_nothing_else():
+def test_the_overlay_cuts_every_step_count_and_nothing_else():
     paper = overlay(
         yaml.safe_load((REPO / "config/config.yaml").read_text()),
         yaml.safe_load((REPO / OVERLAYS[0]).read_text()),
     )
     shapes = yaml.safe_load((REPO / OVERLAYS[1]).read_text())
+    counts = {p for p, _ in _leaves(paper) if p[-1] in STEP_KEYS | {"phases", "schedules"}}
+    assert counts - {p for p, _ in _leaves(shapes)} == set()
     for path, value in _leaves(shapes):
         if path == ("scale",):
             continue

@@ -237,3 +237,23 @@ def test_lemma6_with_no_run_converged_applies_to_none():
     empty = np.zeros((0, 2, 2))
     applies, in_f = theory.lemma6_membership(empty, np.zeros((0, 2)), np.zeros((0, 2)), *x.T)
     assert applies.shape == in_f.shape == (0,)
+
+
+def test_a_zero_v_run_no_longer_than_its_late_window_reads_its_whole_change():
+    """Lemma 13's convergence reads the change over the last theory.LATE_STEPS steps; a run of
+    no more steps reads its whole run's change, and a longer run's window starts later."""
+    x, y = two_points((1.0, 0.99), (-1.0, 0.99))
+    seed = ("test", "late")
+    short = theory.zero_v_descent(x, y, 5, seed, 20, lr=0.05)
+    longer = theory.zero_v_descent(x, y, 5, seed, theory.LATE_STEPS + 20, lr=0.05)
+    w0 = theory._draw_in_own_regions(x, 5, theory.rng_for(*seed))
+    w, v = w0, np.zeros((5, 2, 2))
+    for _ in range(20):
+        w, v = theory.descent_step(w, v, x, y, 0.05)
+    start, end = theory._flat(w0, np.zeros((5, 2, 2))), theory._flat(w, v)
+    assert np.array_equal(short.late_change, np.abs(end - start).max(axis=1))
+    # the longer run's window opens after its 20th step, where the short run ended
+    for _ in range(theory.LATE_STEPS):
+        w, v = theory.descent_step(w, v, x, y, 0.05)
+    assert np.array_equal(longer.late_change, np.abs(theory._flat(w, v) - end).max(axis=1))
+    assert not np.array_equal(longer.late_change, short.late_change)

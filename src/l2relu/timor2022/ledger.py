@@ -569,8 +569,8 @@ ZERO_LOSS, STILL = 1e-20, 1e-10
 
 def zero_v_counts(table: pd.DataFrame) -> dict:
     """Per lemma, the runs of theory.zero_v_descent that break it; for Lemma 13, the runs that do
-    not end at loss below ZERO_LOSS, parameters moving less than STILL over the last 1000 steps,
-    with both w_i in int S_i."""
+    not end at loss below ZERO_LOSS, parameters moving less than STILL over the last
+    theory.LATE_STEPS steps, with both w_i in int S_i."""
     ended = (table.final_loss < ZERO_LOSS) & (table.late_change < STILL) & table.ends_in_own_regions
     counts = {k: int((table[k] > 0).sum()) for k in ZERO_V_IDS}
     return counts | {"lemma13": int((~ended).sum())}
@@ -584,8 +584,8 @@ def zero_v_claims(x1, x2, runs: int, steps: int, lr: float):
     detail = f"{runs} runs of {steps} steps, lr {lr:g}"
     ids = ZERO_V_IDS | {"lemma13": "timor2022.theory.lemma13_converges_in_own_regions"}
     end = (
-        f"; largest final loss {table.final_loss.max():.1e}, largest change over the last 1000"
-        f" steps {table.late_change.max():.1e}"
+        f"; largest final loss {table.final_loss.max():.1e}, largest change over the last"
+        f" {min(steps, theory.LATE_STEPS)} steps {table.late_change.max():.1e}"
     )
     return [
         measured(ids[k], n, detail=detail + (end if k == "lemma13" else ""))

@@ -392,6 +392,15 @@ def outside_g(w, w_start, off, push, loss, loss_start, x) -> np.ndarray:
     return np.stack([not_cx.any(1), off.any(1), above.any(1), pushing.any(1)], axis=1)
 
 
+# Lemmas 10-13's runs: the steps at their end over which convergence is read
+LATE_STEPS = 1000
+
+
+def _flat(w, v) -> np.ndarray:
+    """Every run's parameters (W, V) as one row."""
+    return np.concatenate([w.reshape(len(w), -1), v.reshape(len(v), -1)], axis=1)
+
+
 def zero_v_descent(x, y, runs: int, seed_parts, steps: int, lr: float, v_scale: float = 0.0):
     """Lemmas 10-13 by gradient descent on Eq. (1) (relu'(0) = 0), gradient flow's stand-in,
     from w_i(0) in int S_i and v_i(0) = 0 (`v_scale` > 0 draws V(0) Gaussian instead, outside
@@ -399,7 +408,8 @@ def zero_v_descent(x, y, runs: int, seed_parts, steps: int, lr: float, v_scale: 
     lemma10, a rise of some L^i while both w_i stay in int S_i; lemma11, after one step (t'),
     w_i out of int S_i, v_i . phi_i >= 0, v_i off span{y_i} or L^i not below L^i(0); lemma12,
     from t' on, theta outside G (outside_g); the final loss, whether each w_i ends in int S_i,
-    and the largest parameter change over the last 1000 steps (convergence)."""
+    and the largest parameter change over the last LATE_STEPS steps (convergence; the whole
+    run's change when it is no longer)."""
     assert np.allclose(np.linalg.norm(x, axis=0), 1.0)
     rng = rng_for(*seed_parts)
     w = _draw_in_own_regions(x, runs, rng)
@@ -407,6 +417,8 @@ def zero_v_descent(x, y, runs: int, seed_parts, steps: int, lr: float, v_scale: 
     broken = {k: np.zeros(runs, dtype=int) for k in ("lemma10", "lemma11", "lemma12")}
     loss0 = previous = _point_state(w, v, x, y)[0]
     inside = _in_own_regions(w, x)
+    late_from = max(steps - LATE_STEPS, 0)
+    late = _flat(w, v)
     for step in range(1, steps + 1):
         w, v = descent_step(w, v, x, y, lr)
         loss, push, off = _point_state(w, v, x, y)
@@ -418,11 +430,11 @@ def zero_v_descent(x, y, runs: int, seed_parts, steps: int, lr: float, v_scale: 
             w_start, loss_start = w.copy(), loss.copy()
         else:
             broken["lemma12"] += outside_g(w, w_start, off, push, loss, loss_start, x).any(axis=1)
-        if step == steps - 1000:
-            late = np.concatenate([w.reshape(runs, -1), v.reshape(runs, -1)], axis=1)
+        if step == late_from:
+            late = _flat(w, v)
         previous = loss
     final = batched_loss(w, v, x, y)
-    end = np.concatenate([w.reshape(runs, -1), v.reshape(runs, -1)], axis=1)
+    end = _flat(w, v)
     return pd.DataFrame(
         broken
         | {
