@@ -1,6 +1,8 @@
+import contextlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -91,6 +93,83 @@ def snakemake(cwd: Path, *args, check=True, timeout=1200) -> subprocess.Complete
 @pytest.fixture
 def workflow_copy(tmp_path):
     return copy_workflow(tmp_path)
+
+
+class BackgroundBuild:
+    """`snakemake ARGS` in `tree`, started at once at the lowest CPU priority (nice 19, which
+    its jobs inherit): it runs on whatever the tests running meanwhile leave of the cores. It
+    stays in the tests' session (a new session would be a new scheduling autogroup, in which
+    nice ranks it only against itself) and gets a process group of its own, which stop() ends."""
+
+    def __init__(self, tree: Path, *args):
+        self.tree, self.log = tree, tree / "background_build.log"
+        with open(self.log, "w") as log:
+            self.proc = subprocess.Popen(
+                ["nice", "-n", "19", sys.executable, "-m", "snakemake", *args],
+                cwd=tree,
+                env=activated_environment(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                process_group=0,
+            )
+
+    def wait(self, timeout: float) -> Path:
+        """The tree, once the build has ended well (waiting at most `timeout` seconds more);
+        it fails the test otherwise."""
+        try:
+            code = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.stop()
+            raise AssertionError(f"the build ran past {timeout} s:\n{self._tail()}") from None
+        if code != 0:
+            raise AssertionError(f"the build failed:\n{self._tail()}")
+        return self.tree
+
+    def stop(self):
+        """The build ended (SIGTERM, a minute to end its jobs), then whatever is left of its
+        process group killed."""
+        with contextlib.suppress(ProcessLookupError, subprocess.TimeoutExpired):
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(60)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def _tail(self) -> str:
+        return "\n".join(self.log.read_text().splitlines()[-60:])
+
+
+# The paper-shapes build (tests/test_paper_shapes.py): the paper DAG with every step count cut
+# (config/paper_shapes.yaml), through the GPU command (profiles/gpu); `device: auto` trains on
+# the CPU where there is no GPU, and MPS is left off where its daemon is missing.
+PAPER_SHAPES = ["--configfile", "config/paper.yaml", "config/paper_shapes.yaml"]
+PAPER_SHAPES_COMMAND = [
+    *("--profile", "profiles/gpu", "--config", "device=auto", "cuda_mps=True"),
+    *("--cores", "2", *PAPER_SHAPES),
+]
+
+
+def _needs_paper_shapes(item) -> bool:
+    return "paper_shapes_tree" in getattr(item, "fixturenames", ())
+
+
+def pytest_collection_modifyitems(items):
+    """The tests of the paper-shapes build run last: it starts with the session, in the
+    background (paper_shapes_build), and has the whole run to get done."""
+    items.sort(key=_needs_paper_shapes)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def paper_shapes_build(request, tmp_path_factory):
+    """The paper-shapes build, started as the session starts where a selected test needs it."""
+    if not any(_needs_paper_shapes(item) for item in request.session.items):
+        yield None
+        return
+    tree = copy_workflow(tmp_path_factory.mktemp("paper_shapes"))
+    shutil.copytree(REPO / "profiles", tree / "profiles")
+    build = BackgroundBuild(tree, *PAPER_SHAPES_COMMAND)
+    yield build
+    build.stop()
 
 
 def tiny_rank_study(lams=(0.05, 0.8), seeds=(0,), steps=40, log_every=5):

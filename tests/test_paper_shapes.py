@@ -2,20 +2,19 @@
 (config/paper_shapes.yaml over config/paper.yaml): every job, notebook and ledger row is made.
 The ledger's values are not checked: a few steps of training say nothing."""
 
-import shutil
 import subprocess
 import sys
 
 import pandas as pd
 import pytest
 import yaml
-from conftest import REPO, copy_workflow, registered_targets, snakemake, training_rules
+from conftest import PAPER_SHAPES, REPO, registered_targets, snakemake, training_rules
 
 from l2relu.startup.configcheck import overlay
 
 pytestmark = pytest.mark.e2e
 
-OVERLAYS = ["config/paper.yaml", "config/paper_shapes.yaml"]
+OVERLAYS = PAPER_SHAPES[1:]
 # the keys that count steps (and polishing iterations): the only ones the overlay may set
 STEP_KEYS = {"steps", "adam_steps", "gd_steps", "gd_adam_steps", "log_every", "polish_iterations"}
 
@@ -57,16 +56,10 @@ def test_the_overlay_cuts_every_step_count_and_nothing_else():
 
 
 @pytest.fixture(scope="module")
-def paper_shapes_tree(tmp_path_factory):
-    tree = copy_workflow(tmp_path_factory.mktemp("paper_shapes"))
-    shutil.copytree(REPO / "profiles", tree / "profiles")
-    # the paper DAG: the configured targets (the opt-in studies are not the papers' scale),
-    # through the GPU command (profiles/gpu) with the shapes' overlay; `device: auto` trains on
-    # the CPU where there is no GPU, and MPS is left off where its daemon is missing
-    args = ["--configfile", *OVERLAYS]
-    gpu = ["--profile", "profiles/gpu", "--config", "device=auto", "cuda_mps=True"]
-    snakemake(tree, *gpu, "--cores", "2", *args, timeout=1800)
-    return tree, args
+def paper_shapes_tree(paper_shapes_build):
+    """The paper DAG (the configured targets: the opt-in studies are not the papers' scale)
+    built at paper shapes: conftest.paper_shapes_build, started with the session."""
+    return paper_shapes_build.wait(timeout=3600), PAPER_SHAPES
 
 
 def _paper_targets():
