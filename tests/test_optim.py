@@ -143,6 +143,41 @@ def test_lbfgs_steps_as_torch_optim_lbfgs_does_and_resumes_from_its_state():
     assert all(_same(model, ours) for model, _ in runs[1:])
 
 
+@pytest.mark.parametrize(
+    "settings, ends",
+    [
+        # PyTorch's default tolerances: steps that stop short of max_iter on them
+        (dict(max_iter=20, tolerance_grad=1e-7, tolerance_change=1e-9), "short"),
+        # a gradient tolerance the networks reach: steps that return after one evaluation
+        (dict(max_iter=20, tolerance_grad=0.1, tolerance_change=0.0), "at once"),
+        # an evaluation budget that ends iterations before max_iter does
+        (dict(max_iter=10, max_eval=12, tolerance_grad=0.0, tolerance_change=0.0), "short"),
+    ],
+)
+def test_lbfgs_ends_its_steps_where_torch_optim_lbfgs_does(settings, ends):
+    ours, x, y = _problem(torch.float64, seeds=(5,))
+    theirs = _copy(ours)
+    ours_opt = optim.LBFGS(ours.parameters(), **settings, history_size=10)
+    theirs_opt = torch.optim.LBFGS(
+        theirs.parameters(), line_search_fn="strong_wolfe", **settings, history_size=10
+    )
+    (theirs_param,) = theirs.parameters()[:1]
+    seen, before = [], (0, 0)
+    for _ in range(30):
+        loss = float(ours_opt.step(_closure(ours, x, y)).detach())
+        assert loss == float(theirs_opt.step(_closure(theirs, x, y)).detach())
+        assert _same(ours, theirs)
+        their_state = theirs_opt.state[theirs_param]
+        counts = (ours_opt.state["func_evals"], ours_opt.state["n_iter"])
+        assert counts == (their_state["func_evals"], their_state["n_iter"])
+        seen.append((counts[0] - before[0], counts[1] - before[1]))
+        before = counts
+    if ends == "at once":
+        assert any(evals == 1 for evals, _ in seen)
+    else:
+        assert any(evals > 1 and 0 < iters < settings["max_iter"] for evals, iters in seen)
+
+
 _TRAIN_AND_POLISH = """
 import sys
 import torch
