@@ -317,7 +317,7 @@ def certificate(model: engine.BatchedMLP, x, target, lam, loss: str) -> pd.DataF
             {
                 "index": index,
                 "objective": objective,
-                "loss": float(data),
+                "loss": float(data.detach()),
                 "grad_norm": total,
                 "force_residual": _force_residual(total, _norm(g_data) + _norm(g_decay)),
                 "grad_scaled": total * theta / objective,
