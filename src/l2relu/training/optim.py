@@ -4,9 +4,9 @@ Every torch.optim optimizer imports torch._dynamo the first time it is built (it
 wrapped to keep the compiler out), about a second of start-up in each job that trains or
 polishes, as long as the import of torch itself. These classes run the same arithmetic in the
 same order as torch.optim.Adam (its single-tensor path, the defaults used here) and
-torch.optim.LBFGS (with PyTorch's own strong-Wolfe line search), and save and load the same
-state_dict layout, so a state saved by either resumes in the other; tests/test_optim.py holds
-them to torch.optim's bits.
+torch.optim.LBFGS (with PyTorch's own strong-Wolfe line search), and keep their state per
+parameter as torch.optim does, so a state_dict saved by either resumes in the other;
+tests/test_optim.py holds them to torch.optim's bits.
 """
 
 import torch
@@ -156,6 +156,10 @@ class LBFGS:
             return orig_loss
         d, t = state.get("d"), state.get("t")
         prev_flat_grad, prev_loss = state.get("prev_flat_grad"), state.get("prev_loss")
+
+        def obj_func(x, t, d):  # the line search's objective: loss and gradient at x + t d
+            return self._directional_evaluate(closure, x, t, d)
+
         n_iter = 0
         while n_iter < self.max_iter:
             n_iter += 1
@@ -175,10 +179,6 @@ class LBFGS:
             if gtd > -self.tolerance_change:
                 break
             x_init = [p.clone(memory_format=torch.contiguous_format) for p in self.params]
-
-            def obj_func(x, t, d):
-                return self._directional_evaluate(closure, x, t, d)
-
             loss, flat_grad, t, ls_func_evals = _strong_wolfe(
                 obj_func, x_init, t, d, loss, flat_grad, gtd, max_ls=self.max_eval - current_evals
             )
