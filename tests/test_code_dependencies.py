@@ -1,6 +1,7 @@
 """Editing a module reruns exactly the jobs whose code runs it: every rule's `code` inputs are
 the import closure of its script or notebook."""
 
+import ast
 import json
 import re
 import subprocess
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, rule_scripts, snakemake
 
+from l2relu.startup import codedeps
 from l2relu.startup.codedeps import imported_files
 
 SMOKE = ["--configfile", "config/smoke.yaml"]
@@ -66,7 +68,85 @@ def test_the_issue_example_fig2_runs_seeding_and_plateau():
         "claims.py",
         "registry.py",
         "coverage.py",
+        "yamlfile.py",
     }
+
+
+# an import in every kind of statement body: the reading walks statements, not expressions
+_NESTED = """
+import l2relu.a
+def f():
+    import l2relu.b
+    class C:
+        def g(self):
+            from l2relu import c
+async def h():
+    async with x:
+        import l2relu.d
+    async for y in z:
+        pass
+    else:
+        import l2relu.e
+if x:
+    pass
+elif y:
+    import l2relu.f
+else:
+    import l2relu.g
+for i in x:
+    import l2relu.h
+else:
+    import l2relu.i
+while x:
+    import l2relu.j
+else:
+    import l2relu.k
+with x:
+    import l2relu.l
+try:
+    import l2relu.m
+except ImportError:
+    import l2relu.n
+else:
+    import l2relu.o
+finally:
+    import l2relu.p
+try:
+    pass
+except* ValueError:
+    import l2relu.q
+match x:
+    case 1:
+        import l2relu.r
+"""
+
+
+def test_the_reading_finds_an_import_in_every_kind_of_statement(tmp_path):
+    source = tmp_path / "nested.py"
+    source.write_text(_NESTED)
+    assert codedeps._imported_names(source) == {
+        "l2relu",
+        *(f"l2relu.{m}" for m in "abdefghijklmnopqr"),
+        "l2relu.c",
+    }
+
+
+def test_the_reading_finds_the_imports_a_walk_of_every_node_finds():
+    """Over every file of the package, script and notebook: the statements walked are where
+    ast.walk, which visits every node, finds imports."""
+    files = [
+        *(REPO / "src/l2relu").rglob("*.py"),
+        *(REPO / "workflow/scripts").glob("*.py"),
+        *(REPO / "notebooks").glob("*.ipynb"),
+        Path(__file__),
+    ]
+    kinds = (ast.Import, ast.ImportFrom)
+    for path in files:
+        tree = ast.parse(codedeps.source_code(path))
+        walked = [ast.dump(n) for n in ast.walk(tree) if isinstance(n, kinds)]
+        statements = [ast.dump(n) for n in codedeps._statements(tree.body) if isinstance(n, kinds)]
+        assert sorted(statements) == sorted(walked), path
+    assert len(files) > 100
 
 
 def _built(tree: Path) -> None:

@@ -6,6 +6,7 @@ import shutil
 from snakemake.logging import logger
 from snakemake.utils import validate
 
+from l2relu import yamlfile
 from l2relu.startup.configcheck import explain, mnist_problem, unwritable
 from l2relu.startup.experiments import config_problem
 from l2relu.startup.gpu import cuda_problem, mps_directory, start_mps, stop_mps
@@ -14,8 +15,7 @@ from l2relu.startup.gpu import cuda_problem, mps_directory, start_mps, stop_mps
 def _check_config():
     """Fail before any job runs, with one line naming the key and the problem."""
     schema_path = workflow.source_path("../schemas/config.schema.yaml")
-    with open(schema_path) as f:
-        schema = yaml.safe_load(f)
+    schema = yamlfile.load(schema_path)
     problem = explain(config, schema)
     if problem is None:
         problem = config_problem(config)

@@ -20,6 +20,7 @@ os.environ.update(
     PYTHONPATH=os.pathsep.join([str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])
 )
 
+from l2relu import yamlfile
 from l2relu.startup.resources import asked
 from l2relu.startup.experiments import mnist_subsets, steps_per_job, trainings
 from l2relu.startup.seeds import (
@@ -44,7 +45,7 @@ include: "checks.smk"
 # files and logs of a paper-shapes build) and its steps under this config: the measure times
 # the config's margin times the attempt. PyTorch jobs also ask for GPUs (the SLURM plugin's
 # `gpu` resource, sbatch --gpus); with 0 they ask for none.
-MEASURED = yaml.safe_load((WORKFLOW_DIR / "workflow" / "resources.yaml").read_text())["rules"]
+MEASURED = yamlfile.load(WORKFLOW_DIR / "workflow" / "resources.yaml")["rules"]
 STEPS_PER_JOB = steps_per_job(config)
 
 

@@ -18,8 +18,7 @@ statement: it is placed but never counted."""
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
+from l2relu import yamlfile
 from l2relu.ledger.registry import MEASURING
 
 ITEM_FIELDS = ("item", "where", "statement")
@@ -96,7 +95,7 @@ def load_coverage(path) -> list[Item]:
     """The index's items, paper by paper in the file's order; a malformed item is an error
     naming it."""
     path = Path(path)
-    papers = yaml.safe_load(path.read_text()) or {}
+    papers = yamlfile.load(path) or {}
     if not isinstance(papers, dict):
         raise CoverageError(f"{path.name}: expected a mapping of papers to lists of items")
     items = []

@@ -28,6 +28,7 @@ from types import SimpleNamespace
 import pandas as pd
 import yaml
 
+from l2relu import yamlfile
 from l2relu.ledger.verdict import held
 
 KEY = ["claim_id", "claim", "reading"]
@@ -265,7 +266,7 @@ def update(
     rows = rows.iloc[rows.target.map(order.index).argsort(kind="stable")]
     rows.to_csv(dest / "claims.csv", index=False)
     path = dest / "provenance.yaml"
-    provenance = yaml.safe_load(path.read_text())
+    provenance = yamlfile.load(path)
     provenance["updates"] = provenance.get("updates", []) + [{"targets": list(targets)} | build]
     provenance["rows"] = len(rows)
     path.write_text(yaml.safe_dump(provenance, sort_keys=False))

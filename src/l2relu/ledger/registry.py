@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
+from l2relu import yamlfile
 
 KINDS = ("empirical", "exact", "check")
 # the kinds whose rows can test a statement of the paper (a check tests the pipeline)
@@ -433,7 +433,7 @@ def load_registry(paths) -> dict[str, Claim]:
     registry = {}
     for path in (p for p in map(Path, paths) if p.name != COVERAGE_FILE):
         paper = path.stem
-        entries = yaml.safe_load(path.read_text()) or {}
+        entries = yamlfile.load(path) or {}
         if not isinstance(entries, dict):
             raise RegistryError(f"{path}: expected a mapping of claim ids to entries")
         for claim_id, entry in entries.items():

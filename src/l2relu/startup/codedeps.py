@@ -32,6 +32,7 @@ def source_code(path: Path) -> str:
     return "\n".join(lines)
 
 
+@cache
 def _module_file(dotted: str) -> Path | None:
     """`l2relu.jacot2022.fig2` -> its .py file (or package __init__.py); None if neither
     exists (e.g. `from l2relu.training.engine import train` names a function, not a module)."""
@@ -47,6 +48,20 @@ def _package_of(path: Path) -> list[str]:
     return [NAME, *path.relative_to(PACKAGE).parent.parts]
 
 
+# The fields that hold statements: an import is a statement, so it lies in one of these, however
+# deep in functions, classes, loops, `with`, `try` or `match` it sits. Walking them alone skips
+# every expression, most of a module's nodes.
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _statements(nodes):
+    """Every statement among `nodes` and in their bodies, at any depth."""
+    for node in nodes:
+        yield node
+        for field in _BODIES:
+            yield from _statements(getattr(node, field, ()))
+
+
 @cache
 def _imported_names(path: Path) -> frozenset[str]:
     """Every dotted name of this package that the file imports, or may import (for
@@ -55,7 +70,7 @@ def _imported_names(path: Path) -> frozenset[str]:
     parse time."""
     tree = ast.parse(source_code(path), filename=str(path))
     names = set()
-    for node in ast.walk(tree):
+    for node in _statements(tree.body):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
