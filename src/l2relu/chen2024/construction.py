@@ -290,6 +290,66 @@ def householder_rotations(f: np.ndarray, theta: float, widths, rng=None) -> list
     return [rotation_onto(f[:, j], u) for j in range(f.shape[1])]
 
 
+class Eq21Residual:
+    """The parameters z = (S_1, ..., S_Q) (each skew S_l by its upper triangle) of
+    fitted_rotations, their R_l = F_u diag(1, G_l Cay(S_l)) F_l^T (rotations(z)) and the rows of
+    every W^(l) outside the row space of W^(l-1) (self(z), the residual least squares drives to
+    0). With `reuse`, a layer's R_l and a pair's gap are kept per value of their parameters (the
+    finite-difference Jacobian moves one layer's parameters at a time): the same operations on
+    the same values, so the same bits as computing every one afresh."""
+
+    def __init__(self, f: np.ndarray, theta: float, widths, start, reuse: bool = True):
+        d0, self.q = f.shape
+        w_theta = shrink_matrix(theta, d0)
+        self.rows = [np.linalg.qr(w_theta[:, :d])[0] for d in widths]  # W_theta's first d_l
+        self.f_u, self.f_l = _frame(np.ones(d0)), [_frame(f[:, j]) for j in range(self.q)]
+        self.widths, self.d0, self.start, self.reuse = widths, d0, start, reuse
+        self.upper = np.triu_indices(d0 - 1, 1)
+        self.size = len(self.upper[0])
+        self.memo = {}
+
+    def rotation(self, j: int, block: np.ndarray) -> np.ndarray:
+        s = np.zeros((self.d0 - 1, self.d0 - 1))
+        s[self.upper] = block
+        g = np.eye(self.d0)
+        g[1:, 1:] = self.start[j] @ _cayley(s - s.T)
+        return self.f_u @ g @ self.f_l[j].T
+
+    def rotations(self, z: np.ndarray) -> list[np.ndarray]:
+        return [self.rotation(j, self._block(z, j)) for j in range(self.q)]
+
+    def _block(self, z, j):
+        return z[j * self.size : (j + 1) * self.size]
+
+    def _gap(self, layer, previous, mine):
+        kept = previous.T @ self.rows[layer - 1]  # row space of W^(l-1), orthonormal
+        mine = mine.T @ self.rows[layer]
+        return (mine - kept @ (kept.T @ mine)).ravel()
+
+    def _remembered(self, key, compute):
+        if not self.reuse:
+            return compute()
+        if key not in self.memo:
+            if len(self.memo) > 8 * (self.q + 1) * (self.size + 1):  # a miss only recomputes
+                self.memo.clear()
+            self.memo[key] = compute()
+        return self.memo[key]
+
+    def __call__(self, z: np.ndarray) -> np.ndarray:
+        blocks = [self._block(z, j) for j in range(self.q)]
+        keys = [(j, b.tobytes()) for j, b in enumerate(blocks)]
+        r = [
+            self._remembered(keys[j], lambda j=j: self.rotation(j, blocks[j]))
+            for j in range(self.q)
+        ]
+        gaps = [np.zeros(1)]
+        for layer in range(1, self.q):
+            if self.widths[layer - 1] < self.d0:
+                pair = ("gap", keys[layer - 1], keys[layer])
+                gaps.append(self._remembered(pair, lambda i=layer: self._gap(i, r[i - 1], r[i])))
+        return np.concatenate(gaps)
+
+
 def fitted_rotations(f: np.ndarray, theta: float, widths, rng) -> list[np.ndarray]:
     """R_l with R_l f_l = u / |u| (eqs. 67, 78) chosen in that condition's freedom (a copy of
     O(d_0 - 1)) so that eq. (21) holds: each W^(l) = I(d_0, d_l) W_theta R_l must be W_l
@@ -297,49 +357,24 @@ def fitted_rotations(f: np.ndarray, theta: float, widths, rng) -> list[np.ndarra
     does not arrange. R_l = F_u diag(1, G_l Cay(S_l)) F_l^T (F_u, F_l orthogonal with first
     columns u / |u| and f_l), G_l drawn from rng (Haar) and the skew S_l found by least squares
     (Levenberg-Marquardt from S_l = 0) on the rows of every W^(l) outside the row space of
-    W^(l-1). Raises AssumptionError("(21)") when the fit leaves a residual above 1e-12."""
+    W^(l-1) (Eq21Residual). Raises AssumptionError("(21)") when the fit leaves a residual above
+    1e-12."""
     from scipy.optimize import least_squares
 
     d0, q = f.shape
-    w_theta = shrink_matrix(theta, d0)
-    rows = [np.linalg.qr(w_theta[:, :d])[0] for d in widths]  # W_theta's first d_l rows
-    f_u, f_l = _frame(np.ones(d0)), [_frame(f[:, j]) for j in range(q)]
     k = d0 - 1
-    upper = np.triu_indices(k, 1)
-    size = len(upper[0])
     start = [np.linalg.qr(rng.standard_normal((k, k)))[0] for _ in range(q)]
-
-    def rotations(z):
-        out = []
-        for j in range(q):
-            s = np.zeros((k, k))
-            s[upper] = z[j * size : (j + 1) * size]
-            g = np.eye(d0)
-            g[1:, 1:] = start[j] @ _cayley(s - s.T)
-            out.append(f_u @ g @ f_l[j].T)
-        return out
-
-    def outside(z):
-        r = rotations(z)
-        gaps = [np.zeros(1)]
-        for layer in range(1, q):
-            if widths[layer - 1] < d0:
-                kept = r[layer - 1].T @ rows[layer - 1]  # row space of W^(l-1), orthonormal
-                mine = r[layer].T @ rows[layer]
-                gaps.append((mine - kept @ (kept.T @ mine)).ravel())
-        return np.concatenate(gaps)
-
-    if size == 0 or all(d == d0 for d in widths[:-1]):
-        return rotations(np.zeros(q * size))
-    fit = least_squares(
-        outside, np.zeros(q * size), method="lm", xtol=1e-15, ftol=1e-15, gtol=1e-15
-    )
+    outside = Eq21Residual(f, theta, widths, start)
+    zero = np.zeros(q * outside.size)
+    if outside.size == 0 or all(d == d0 for d in widths[:-1]):
+        return outside.rotations(zero)
+    fit = least_squares(outside, zero, method="lm", xtol=1e-15, ftol=1e-15, gtol=1e-15)
     residual = float(np.abs(outside(fit.x)).max())
     if residual > 1e-12:
         raise AssumptionError(
             "(21)", f"no R_l found that keeps eq. (21) (residual {residual:.2e})", residual
         )
-    return rotations(fit.x)
+    return outside.rotations(fit.x)
 
 
 def eq61_network(
