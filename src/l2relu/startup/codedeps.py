@@ -55,7 +55,8 @@ _BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _statements(nodes):
-    """Every statement among `nodes` and in their bodies, at any depth."""
+    """Every statement among `nodes` and in their bodies, at any depth (with the except
+    handlers and match cases that hold bodies)."""
     for node in nodes:
         yield node
         for field in _BODIES:
