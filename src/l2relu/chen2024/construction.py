@@ -294,21 +294,23 @@ class Eq21Residual:
     """The parameters z = (S_1, ..., S_Q) (each skew S_l by its upper triangle) of
     fitted_rotations, their R_l = F_u diag(1, G_l Cay(S_l)) F_l^T (rotations(z)) and the rows of
     every W^(l) outside the row space of W^(l-1) (self(z), the residual least squares drives to
-    0). With `reuse`, a layer's R_l and a pair's gap are kept per value of their parameters (the
-    finite-difference Jacobian moves one layer's parameters at a time): the same operations on
-    the same values, so the same bits as computing every one afresh."""
+    0). With `reuse`, each layer's R_l and each pair's gap keeps its last two values, by the
+    bits of their parameters: a finite-difference Jacobian moves one layer's parameters at a
+    time, so the others' are found there. The same operations on the same values, so the same
+    bits as computing every one afresh; `reused` counts the values found."""
 
     def __init__(self, f: np.ndarray, theta: float, widths, start, reuse: bool = True):
         d0, self.q = f.shape
         w_theta = shrink_matrix(theta, d0)
-        self.rows = [np.linalg.qr(w_theta[:, :d])[0] for d in widths]  # W_theta's first d_l
+        self.rows = [np.linalg.qr(w_theta[:, :d])[0] for d in widths]  # W_theta's first d_l rows
         self.f_u, self.f_l = _frame(np.ones(d0)), [_frame(f[:, j]) for j in range(self.q)]
         self.widths, self.d0, self.start, self.reuse = widths, d0, start, reuse
         self.upper = np.triu_indices(d0 - 1, 1)
         self.size = len(self.upper[0])
-        self.memo = {}
+        self.kept, self.reused = {}, 0  # slot (a layer, or a pair of layers) -> {key: value}
 
     def rotation(self, j: int, block: np.ndarray) -> np.ndarray:
+        """R_j of the upper triangle `block` of S_j."""
         s = np.zeros((self.d0 - 1, self.d0 - 1))
         s[self.upper] = block
         g = np.eye(self.d0)
@@ -316,37 +318,44 @@ class Eq21Residual:
         return self.f_u @ g @ self.f_l[j].T
 
     def rotations(self, z: np.ndarray) -> list[np.ndarray]:
+        """Every R_l of z, computed afresh: arrays of the caller's own, never kept ones."""
         return [self.rotation(j, self._block(z, j)) for j in range(self.q)]
 
     def _block(self, z, j):
         return z[j * self.size : (j + 1) * self.size]
 
-    def _gap(self, layer, previous, mine):
-        kept = previous.T @ self.rows[layer - 1]  # row space of W^(l-1), orthonormal
-        mine = mine.T @ self.rows[layer]
-        return (mine - kept @ (kept.T @ mine)).ravel()
+    def _gap(self, layer, r_before, r_layer):
+        """The rows of W^(layer) outside the row space of W^(layer-1), flattened."""
+        basis = r_before.T @ self.rows[layer - 1]  # row space of W^(l-1), orthonormal
+        mine = r_layer.T @ self.rows[layer]
+        return (mine - basis @ (basis.T @ mine)).ravel()
 
-    def _remembered(self, key, compute):
+    def _remembered(self, slot, key, compute):
         if not self.reuse:
             return compute()
-        if key not in self.memo:
-            if len(self.memo) > 8 * (self.q + 1) * (self.size + 1):  # a miss only recomputes
-                self.memo.clear()
-            self.memo[key] = compute()
-        return self.memo[key]
+        values = self.kept.setdefault(slot, {})
+        if key in values:
+            self.reused += 1
+            return values[key]
+        if len(values) == 2:
+            del values[next(iter(values))]  # the older
+        values[key] = compute()
+        return values[key]
 
     def __call__(self, z: np.ndarray) -> np.ndarray:
         blocks = [self._block(z, j) for j in range(self.q)]
-        keys = [(j, b.tobytes()) for j, b in enumerate(blocks)]
+        keys = [b.tobytes() for b in blocks]
         r = [
-            self._remembered(keys[j], lambda j=j: self.rotation(j, blocks[j]))
+            self._remembered(j, keys[j], lambda j=j: self.rotation(j, blocks[j]))
             for j in range(self.q)
         ]
         gaps = [np.zeros(1)]
-        for layer in range(1, self.q):
-            if self.widths[layer - 1] < self.d0:
-                pair = ("gap", keys[layer - 1], keys[layer])
-                gaps.append(self._remembered(pair, lambda i=layer: self._gap(i, r[i - 1], r[i])))
+        for i in range(1, self.q):
+            if self.widths[i - 1] < self.d0:
+                gap = self._remembered(
+                    (i - 1, i), keys[i - 1] + keys[i], lambda i=i: self._gap(i, r[i - 1], r[i])
+                )
+                gaps.append(gap)
         return np.concatenate(gaps)
 
 
