@@ -35,8 +35,7 @@ def _scale_of_config_files():
     """The scale the loaded config files build: the last of them that sets `scale`."""
     scale = None
     for path in [WORKFLOW_DIR / "config/config.yaml", *workflow.config_settings.configfiles]:
-        with open(path) as f:
-            scale = (yaml.safe_load(f) or {}).get("scale", scale)
+        scale = (yamlfile.load(path) or {}).get("scale", scale)
     return scale
 
 
